@@ -1,0 +1,46 @@
+# Two commands: `make run` (set up and start the club on embedded defaults) and
+# `make test` (set up and run the whole test suite). Everything else is a helper.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+DEV_ENV := DEBUG=1
+
+.PHONY: run test lint format migrate demo clean help
+
+help:
+	@echo "make run    set up, migrate, load the demo club, serve on http://127.0.0.1:8000"
+	@echo "make test   set up and run every test"
+	@echo "make lint   ruff check and format check"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(INSTALLED): $(BIN)/python requirements/lock.txt requirements/oracle.txt
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements/lock.txt -r requirements/oracle.txt
+	touch $(INSTALLED)
+
+migrate: $(INSTALLED)
+	$(DEV_ENV) $(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	$(DEV_ENV) $(BIN)/python manage.py load_demo
+
+run: demo
+	$(DEV_ENV) exec $(BIN)/python manage.py runclub
+
+test: $(INSTALLED)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(INSTALLED)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(INSTALLED)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,1 @@
+"""The rules of backgammon as plain values and functions; imports no Django."""

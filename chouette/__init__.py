@@ -1,0 +1,1 @@
+"""Chouettes: seats, line, rotation, per-member cubes, settlement."""

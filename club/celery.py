@@ -1,0 +1,13 @@
+"""The Celery app: one per project, configured from Django's settings (``CELERY_*``)."""
+
+import os
+
+from celery import Celery
+
+import club.logging  # noqa: F401  (connects the one-line-per-task log)
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
+
+app = Celery("club")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,40 @@
+"""Errors a service raises when a request cannot be carried out.
+
+Each carries the API's error ``code`` and HTTP ``status``; the API's exception handler
+turns them into ``{"error": code, "detail": message}``. Services raise them before they
+write anything, inside the transaction, so a refused request changes nothing.
+"""
+
+from django.utils.translation import gettext_lazy as _
+
+
+class ServiceError(Exception):
+    code = "invalid"
+    status = 400
+    default_message = _("The request is not valid.")
+
+    def __init__(self, message=None):
+        self.message = message if message is not None else self.default_message
+        super().__init__(str(self.message))
+
+
+class Invalid(ServiceError):
+    pass
+
+
+class Forbidden(ServiceError):
+    code = "forbidden"
+    status = 403
+    default_message = _("You are not allowed to do that.")
+
+
+class NotFound(ServiceError):
+    code = "not_found"
+    status = 404
+    default_message = _("Not found.")
+
+
+class Conflict(ServiceError):
+    code = "conflict"
+    status = 409
+    default_message = _("That conflicts with the current state.")

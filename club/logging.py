@@ -1,0 +1,82 @@
+"""Structured logs: one ``key=value`` line per request and per Celery task."""
+
+import logging
+import time
+
+from celery import signals
+
+request_log = logging.getLogger("club.request")
+task_log = logging.getLogger("club.task")
+
+
+def _quote(value: object) -> str:
+    text = str(value)
+    if not text or any(c in text for c in ' "='):
+        return '"' + text.replace('"', '\\"') + '"'
+    return text
+
+
+class KeyValueFormatter(logging.Formatter):
+    """``at=... level=... logger=... msg=... key=value...`` from a record's ``fields``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        parts = {
+            "at": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
+        parts.update(getattr(record, "fields", {}))
+        line = " ".join(f"{key}={_quote(value)}" for key, value in parts.items())
+        if record.exc_info:
+            line += "\n" + self.formatException(record.exc_info)
+        return line
+
+
+class RequestLogMiddleware:
+    """Logs method, path, status, duration and user of every request."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        started = time.monotonic()
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        request_log.info(
+            "request",
+            extra={
+                "fields": {
+                    "method": request.method,
+                    "path": request.path,
+                    "status": response.status_code,
+                    "ms": round((time.monotonic() - started) * 1000, 1),
+                    "user": user.get_username() if user and user.is_authenticated else "-",
+                }
+            },
+        )
+        return response
+
+
+_task_started: dict[str, float] = {}
+
+
+@signals.task_prerun.connect
+def _task_prerun(task_id=None, task=None, **_):
+    _task_started[task_id] = time.monotonic()
+
+
+@signals.task_postrun.connect
+def _task_postrun(task_id=None, task=None, state=None, **_):
+    started = _task_started.pop(task_id, None)
+    task_log.info(
+        "task",
+        extra={
+            "fields": {
+                "task": task.name if task else "-",
+                "id": task_id,
+                "state": state,
+                "ms": round((time.monotonic() - started) * 1000, 1) if started else "-",
+            }
+        },
+    )

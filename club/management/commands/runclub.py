@@ -1,0 +1,75 @@
+"""Run the whole service in the foreground: web server, Celery worker and Celery beat.
+
+What ``make run`` starts. One command for a club night: Ctrl-C or SIGTERM stops all
+three; if any of them dies, the others are stopped too, so a service manager sees it.
+"""
+
+import signal
+import subprocess
+import sys
+import time
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+
+def service_commands(bind: str) -> dict[str, list[str]]:
+    """The three processes, the same commands ``docker-compose.yml`` runs."""
+    python = sys.executable
+    return {
+        "web": [
+            python, "-m", "gunicorn", "club.wsgi", "--bind", bind, "--workers", "2",
+            "--threads", "4",
+        ],
+        "worker": [
+            python, "-m", "celery", "-A", "club", "worker", "--loglevel", "INFO",
+            "--concurrency", "2",
+        ],
+        "beat": [
+            python, "-m", "celery", "-A", "club", "beat", "--loglevel", "INFO",
+            "--schedule", settings.CELERY_BEAT_SCHEDULE_FILENAME,
+        ],
+    }  # fmt: skip
+
+
+class Command(BaseCommand):
+    help = "Start the web server, a Celery worker and Celery beat; stop them all on Ctrl-C."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--bind", default="127.0.0.1:8000")
+
+    def handle(self, *args, bind, **options):
+        stopping = False
+
+        def stop(signum, frame):
+            nonlocal stopping
+            stopping = True
+
+        signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)
+        children = {
+            name: subprocess.Popen(command, stdin=subprocess.DEVNULL)
+            for name, command in service_commands(bind).items()
+        }
+        self.stdout.write(f"Serving on http://{bind}/ with a Celery worker and beat.")
+        self.stdout.write("Press Ctrl-C to stop.")
+        exit_code = 0
+        while not stopping:
+            for name, child in children.items():
+                if child.poll() is not None:
+                    self.stderr.write(f"{name} exited with code {child.returncode}; stopping.")
+                    exit_code = child.returncode or 1
+                    stopping = True
+            time.sleep(0.5)
+        for child in children.values():
+            if child.poll() is None:
+                child.terminate()
+        deadline = time.monotonic() + 15
+        for child in children.values():
+            try:
+                child.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                child.kill()
+        self.stdout.write("Stopped.")
+        if exit_code:
+            sys.exit(exit_code)

@@ -1,0 +1,31 @@
+"""Progress for long management commands: a bar on a terminal, a running count otherwise."""
+
+from collections.abc import Iterable, Iterator
+from typing import TextIO, TypeVar
+
+from django.core.management.base import OutputWrapper
+
+T = TypeVar("T")
+
+
+def _write(out: TextIO, text: str) -> None:
+    if isinstance(out, OutputWrapper):
+        out.write(text, ending="")
+    else:
+        out.write(text)
+
+
+def progress(items: Iterable[T], *, total: int, label: str, out: TextIO) -> Iterator[T]:
+    """Yield ``items`` while showing how many of ``total`` are done."""
+    interactive = hasattr(out, "isatty") and out.isatty()
+    step = max(1, total // 20)
+    for done, item in enumerate(items, start=1):
+        yield item
+        if interactive:
+            filled = int(30 * done / total) if total else 30
+            _write(out, f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
+            out.flush()
+        elif done % step == 0 or done == total:
+            _write(out, f"{label}: {done}/{total}\n")
+    if interactive:
+        _write(out, "\n")

@@ -1,0 +1,1 @@
+"""Games on the server: board, dice, clock, action log; matches, money sessions, tournaments."""

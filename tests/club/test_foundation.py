@@ -1,0 +1,173 @@
+"""The service skeleton: pages, health, auth, players API and the error shape."""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from club.models import Player
+from tests.factories import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_page_renders_with_navigation(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    for path in ("/play/", "/chouettes/", "/tournaments/", "/players/", "/ledger/"):
+        assert f'href="{path}"' in html
+
+
+@pytest.mark.parametrize("path", ["/play/", "/chouettes/", "/tournaments/", "/players/"])
+def test_every_navigation_page_renders(client, path):
+    assert client.get(path).status_code == 200
+
+
+def test_admin_link_shown_to_staff_only(client, make_player, staff):
+    alice = make_player("alice")
+    client.force_login(alice.user)
+    assert "/admin/" not in client.get("/").content.decode()
+    client.force_login(staff.user)
+    assert "/admin/" in client.get("/").content.decode()
+
+
+def test_login_and_logout_pages(client, make_player):
+    make_player("alice")
+    assert client.get("/login/").status_code == 200
+    response = client.post("/login/", {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 302
+    assert "alice" in client.get("/").content.decode().lower()
+    client.post("/logout/")
+    assert "_auth_user_id" not in client.session
+
+
+def test_login_page_says_credentials_are_wrong_without_saying_which(client, make_player):
+    make_player("alice")
+    response = client.post("/login/", {"username": "alice", "password": "nope"})
+    assert response.status_code == 200
+    assert "Wrong username or password" in response.content.decode()
+
+
+def test_healthz_ok_when_database_and_broker_answer(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+def test_healthz_503_names_the_broker_when_it_is_down(client, settings):
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["problems"][0].startswith("broker:")
+
+
+def test_admin_login_page(client):
+    assert client.get("/admin/login/").status_code == 200
+
+
+def test_api_docs_and_schema_served_without_network(client):
+    assert client.get("/api/docs/").status_code == 200
+    html = client.get("/api/docs/").content.decode()
+    assert "cdn" not in html.lower()
+    schema = client.get("/api/schema/")
+    assert schema.status_code == 200
+    assert b"/api/players/{username}/" in schema.content
+
+
+def test_token_for_right_credentials(api, make_player):
+    make_player("alice")
+    response = api.post(
+        "/api/auth/token/", {"username": "alice", "password": PASSWORD}, format="json"
+    )
+    assert response.status_code == 200
+    assert len(response.json()["token"]) == 40
+
+
+@pytest.mark.parametrize(
+    "credentials",
+    [{"username": "alice", "password": "wrong"}, {"username": "nobody", "password": PASSWORD}],
+)
+def test_wrong_credentials_are_400_without_saying_which(api, make_player, credentials):
+    make_player("alice")
+    response = api.post("/api/auth/token/", credentials, format="json")
+    assert response.status_code == 400
+    assert response.json() == {"error": "invalid", "detail": "Wrong username or password."}
+
+
+def test_staff_creates_a_player(staff_api):
+    response = staff_api.post(
+        "/api/players/",
+        {"username": "gina", "password": "s3cret-pw", "display_name": "Gina"},
+        format="json",
+    )
+    assert response.status_code == 201
+    assert response.json() == {
+        "username": "gina",
+        "display_name": "Gina",
+        "rating": 1500.0,
+        "experience": 0,
+        "balance": "0.00",
+    }
+    assert get_user_model().objects.get(username="gina").check_password("s3cret-pw")
+
+
+def test_a_player_may_not_create_players(api, make_player):
+    alice = make_player("alice")
+    response = api.as_user(alice.user).post(
+        "/api/players/", {"username": "gina", "password": "s3cret-pw"}, format="json"
+    )
+    assert response.status_code == 403
+    assert response.json()["error"] == "forbidden"
+    assert not Player.objects.filter(user__username="gina").exists()
+
+
+def test_anonymous_gets_401_json(api):
+    response = api.get("/api/players/alice/")
+    assert response.status_code == 401
+    assert response.json()["error"] == "not_authenticated"
+
+
+def test_taken_username_is_refused_and_nothing_changes(staff_api, make_player):
+    make_player("alice")
+    before = Player.objects.count()
+    response = staff_api.post(
+        "/api/players/", {"username": "alice", "password": "s3cret-pw"}, format="json"
+    )
+    assert response.status_code == 400
+    assert "taken" in response.json()["detail"]
+    assert Player.objects.count() == before
+
+
+def test_missing_fields_say_which(staff_api):
+    response = staff_api.post("/api/players/", {"username": "gina"}, format="json")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["error"] == "invalid"
+    assert "password" in body["detail"]
+
+
+def test_get_player(api, make_player):
+    alice = make_player("alice", display_name="Alice A.")
+    response = api.as_user(alice.user).get("/api/players/alice/")
+    assert response.status_code == 200
+    assert response.json()["display_name"] == "Alice A."
+
+
+def test_unknown_player_is_404_json(staff_api):
+    response = staff_api.get("/api/players/nobody/")
+    assert response.status_code == 404
+    assert response.json() == {"error": "not_found", "detail": "There is no player called nobody."}
+
+
+@pytest.mark.parametrize("path", ["/api/nothing-here/", "/api/players", "/api/x/y/z"])
+def test_unknown_api_paths_are_404_json(client, path):
+    response = client.get(path)
+    assert response.status_code == 404
+    assert response.json()["error"] == "not_found"
+
+
+def test_malformed_json_is_400(staff_api):
+    response = staff_api.post("/api/players/", data="{not json", content_type="application/json")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["error"] == "malformed"
+    assert "JSON" in body["detail"]

@@ -1,0 +1,16 @@
+"""Test settings: the real settings with a fixed key, plain HTTP and a fast hasher."""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz")
+
+from club.settings import *  # noqa: F403
+from club.settings import STORAGES as BASE_STORAGES
+
+SECURE_SSL_REDIRECT = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Tests render pages without running collectstatic first.
+STORAGES = {
+    **BASE_STORAGES,
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}

@@ -11,7 +11,7 @@ def make_player(db):
     """Create a player (a real user with a password) by username."""
 
     def make(username: str, *, staff: bool = False, **kwargs):
-        user = UserFactory(username=username, is_staff=staff)
+        user = UserFactory(username=username, is_staff=staff, is_superuser=staff)
         return PlayerFactory(user=user, **kwargs)
 
     return make

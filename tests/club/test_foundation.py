@@ -171,3 +171,15 @@ def test_malformed_json_is_400(staff_api):
     body = response.json()
     assert body["error"] == "malformed"
     assert "JSON" in body["detail"]
+
+
+def test_staff_add_a_player_in_the_admin(client, staff):
+    client.force_login(staff.user)
+    response = client.post(
+        "/admin/club/player/add/",
+        {"username": "gina", "password": "s3cret-pw", "display_name": "Gina"},
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    player = Player.objects.get(user__username="gina")
+    assert player.display_name == "Gina"
+    assert player.user.check_password("s3cret-pw")

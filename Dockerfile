@@ -1,0 +1,14 @@
+# The club service image: the web server, the Celery worker and beat all run from it.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 VAR_DIR=/var/lib/club
+WORKDIR /app
+
+COPY requirements/lock.txt requirements/lock.txt
+RUN pip install --no-cache-dir -r requirements/lock.txt
+
+COPY . .
+RUN SECRET_KEY=build-only python manage.py collectstatic --noinput \
+    && useradd --system --home /app club && mkdir -p /var/lib/club && chown club /var/lib/club
+USER club
+EXPOSE 8000

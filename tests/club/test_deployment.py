@@ -1,0 +1,116 @@
+"""Production configuration: docker-compose.yml and ``check --deploy``.
+
+There is no Docker engine here, so the compose file is kept honest by checking that
+every service runs a command this project has, and that the web server, worker and
+beat commands are the ones ``make run`` starts and the CI integration run tests.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+from django.core.management import get_commands
+
+from club.management.commands.runclub import service_commands
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+CLUB_SERVICES = {"migrate", "web", "worker", "beat"}
+
+
+def _without_python(command: list[str]) -> list[str]:
+    return command[1:] if Path(command[0]).name.startswith("python") else command
+
+
+def _without_option(command: list[str], option: str) -> list[str]:
+    if option not in command:
+        return command
+    at = command.index(option)
+    return command[:at] + command[at + 2 :]
+
+
+def test_compose_has_every_production_service_with_health_checks():
+    services = COMPOSE["services"]
+    assert set(services) == {"postgres", "redis"} | CLUB_SERVICES
+    for name in ("postgres", "redis", "web", "worker"):
+        assert "healthcheck" in services[name], name
+    assert {"postgres-data", "redis-data"} <= set(COMPOSE["volumes"])
+
+
+def test_compose_runs_the_commands_make_run_starts():
+    services = COMPOSE["services"]
+    ours = service_commands("0.0.0.0:8000")
+    assert _without_python(services["web"]["command"]) == _without_python(ours["web"])
+    assert _without_python(services["worker"]["command"]) == _without_python(ours["worker"])
+    assert _without_option(_without_python(services["beat"]["command"]), "--schedule") == (
+        _without_option(_without_python(ours["beat"]), "--schedule")
+    )
+
+
+def test_every_compose_command_exists_in_the_project():
+    services = COMPOSE["services"]
+    migrate = services["migrate"]["command"]
+    assert migrate[1] == "manage.py" and migrate[2] in get_commands()
+    assert (ROOT / "manage.py").exists()
+    assert (ROOT / "club" / "wsgi.py").exists()
+    assert (ROOT / "club" / "celery.py").exists()
+    for name in CLUB_SERVICES:
+        assert services[name]["build"] == "." and (ROOT / "Dockerfile").exists()
+        env = services[name]["environment"]
+        assert env["DATABASE_URL"].startswith("postgres://")
+        assert env["CELERY_BROKER_URL"].startswith("redis://")
+
+
+def test_check_deploy_passes_with_production_settings():
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DEBUG", "DJANGO_SETTINGS_MODULE"}
+    }
+    env.update(
+        DJANGO_SETTINGS_MODULE="club.settings",
+        SECRET_KEY="x" * 20 + "-production-grade-secret-key-with-entropy-8f3a9c",
+        ALLOWED_HOSTS="club.example.org",
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
+    env["DJANGO_SETTINGS_MODULE"] = "club.settings"
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "Set SECRET_KEY" in result.stderr
+
+
+def test_demo_club_is_never_loaded_in_production():
+    env = {k: v for k, v in os.environ.items() if k != "DEBUG"}
+    env.update(DJANGO_SETTINGS_MODULE="club.settings", SECRET_KEY="y" * 60)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "load_demo"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "only loaded with DEBUG on" in result.stderr

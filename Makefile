@@ -7,12 +7,13 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 DEV_ENV := DEBUG=1
 
-.PHONY: run test lint format migrate demo clean help
+.PHONY: run test test-browser lint format migrate demo clean help
 
 help:
 	@echo "make run    set up, migrate, load the demo club, serve on http://127.0.0.1:8000"
 	@echo "make test   set up and run every test"
 	@echo "make lint   ruff check and format check"
+	@echo "make test-browser   the pages in Debian's Chromium (Playwright)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +34,10 @@ run: demo
 
 test: $(INSTALLED)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Needs Debian's Chromium (apt-get install chromium); .ci/run installs it.
+test-browser: $(INSTALLED)
+	$(BIN)/python -m pytest -m browser tests/browser $(PYTEST_ARGS)
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

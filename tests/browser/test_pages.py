@@ -1,0 +1,46 @@
+"""The pages in a real browser: logging in, moving around, changing language."""
+
+import pytest
+
+from tests.factories import PASSWORD
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_player_logs_in_and_out_from_the_home_page(page, make_player, screenshot):
+    make_player("alice", display_name="Alice")
+    page.goto("/")
+    page.get_by_role("link", name="Log in").first.click()
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/")
+    assert page.locator("header .account").inner_text().startswith("Alice")
+    screenshot("home-logged-in")
+    page.get_by_role("button", name="Log out").click()
+    assert page.get_by_role("link", name="Log in").first.is_visible()
+
+
+def test_wrong_password_is_said_in_the_players_words(page, make_player):
+    make_player("alice")
+    page.goto("/login/")
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill("not-it")
+    page.get_by_role("button", name="Log in").click()
+    assert page.get_by_text("Wrong username or password").is_visible()
+
+
+def test_every_navigation_link_opens_a_page(page, db):
+    page.goto("/")
+    for name in ("Play", "Chouettes", "Tournaments", "Players", "Ledger"):
+        page.locator("header nav").get_by_role("link", name=name, exact=True).click()
+        assert page.locator("h1").first.is_visible(), name
+        assert page.title(), name
+
+
+def test_switching_language_keeps_the_page(page, db):
+    page.goto("/players/")
+    with page.expect_navigation():
+        page.get_by_label("Language").select_option("bg")
+    assert page.url.endswith("/players/")
+    assert page.locator("html").get_attribute("lang") == "bg"

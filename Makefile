@@ -5,6 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
+ORACLE := $(VENV)/.oracle-installed
 DEV_ENV := DEBUG=1
 
 .PHONY: run test test-browser lint format migrate demo clean help
@@ -18,10 +19,15 @@ help:
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(INSTALLED): $(BIN)/python requirements/lock.txt requirements/oracle.txt
+$(INSTALLED): $(BIN)/python requirements/lock.txt
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements/lock.txt -r requirements/oracle.txt
+	$(BIN)/python -m pip install --quiet -r requirements/lock.txt
 	touch $(INSTALLED)
+
+# GNU Backgammon's Python binding: the tests' oracle and the benchmark's peer.
+$(ORACLE): $(INSTALLED) requirements/oracle.txt
+	$(BIN)/python -m pip install --quiet -r requirements/oracle.txt
+	touch $(ORACLE)
 
 migrate: $(INSTALLED)
 	$(DEV_ENV) $(BIN)/python manage.py migrate --noinput
@@ -32,7 +38,7 @@ demo: migrate
 run: demo
 	$(DEV_ENV) exec $(BIN)/python manage.py runclub
 
-test: $(INSTALLED)
+test: $(ORACLE)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Needs Debian's Chromium (apt-get install chromium); .ci/run installs it.

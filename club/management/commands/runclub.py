@@ -4,6 +4,7 @@ What ``make run`` starts. One command for a club night: Ctrl-C or SIGTERM stops 
 three; if any of them dies, the others are stopped too, so a service manager sees it.
 """
 
+import os
 import signal
 import subprocess
 import sys
@@ -47,14 +48,21 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGHUP, stop)
+        parent = os.getppid()
+        # Each child in its own session: a Ctrl-C reaches only this supervisor, which
+        # then stops the children in order instead of them all dying mid-task at once.
         children = {
-            name: subprocess.Popen(command, stdin=subprocess.DEVNULL)
+            name: subprocess.Popen(command, stdin=subprocess.DEVNULL, start_new_session=True)
             for name, command in service_commands(bind).items()
         }
         self.stdout.write(f"Serving on http://{bind}/ with a Celery worker and beat.")
         self.stdout.write("Press Ctrl-C to stop.")
         exit_code = 0
         while not stopping:
+            if os.getppid() != parent:
+                self.stderr.write("The parent process (make) is gone; stopping.")
+                stopping = True
             for name, child in children.items():
                 if child.poll() is not None:
                     self.stderr.write(f"{name} exited with code {child.returncode}; stopping.")

@@ -1,0 +1,82 @@
+"""``manage.py runclub`` (what ``make run`` starts): web, worker and beat, stopped together."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+from django.conf import settings
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _children_of(pid: int) -> set[int]:
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.integration
+def test_runclub_serves_with_stdin_closed_and_sigterm_stops_everything(tmp_path):
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DEBUG": "1",
+        "VAR_DIR": str(tmp_path),
+        "DJANGO_SETTINGS_MODULE": "club.settings",
+    }
+    env.pop("SECRET_KEY", None)
+    supervisor = subprocess.Popen(
+        [sys.executable, "manage.py", "runclub", "--bind", f"127.0.0.1:{port}"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        status = None
+        while time.monotonic() < deadline and status != 200:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
+                    status = r.status
+            except OSError:
+                time.sleep(0.5)
+        assert status == 200
+        children = _children_of(supervisor.pid)
+        assert len(children) == 3, "web, worker and beat"
+
+        supervisor.send_signal(signal.SIGTERM)
+        assert supervisor.wait(timeout=30) == 0
+        assert "Stopped." in supervisor.stdout.read()
+        time.sleep(0.5)
+        assert not [pid for pid in children if _alive(pid)]
+    finally:
+        if supervisor.poll() is None:
+            supervisor.kill()

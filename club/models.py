@@ -1,18 +1,46 @@
-"""The club's tables: players (and, as the books arrive, the ledger and ratings)."""
+"""The club's tables: players, the double-entry ledger, match results and ratings.
+
+Sign convention of the ledger (the same for every account): a leg's amount is what it adds
+to its account's balance, and an account's balance is the sum of its legs. A player's
+balance is positive when the club owes the player and negative when the player owes the
+club (or, through the club's books, other players). A payment from a payer to a payee
+raises the payer's balance and lowers the payee's by the amount. The club's cash account
+follows the same sign, so it reads negative while the club holds cash. The legs of every
+transaction sum to exactly zero, so all balances together always sum to exactly zero.
+"""
+
+from decimal import Decimal
 
 from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+CENT = Decimal("0.01")
+START_RATING = 1500.0
+CLUB = "club"  # names the club's cash account where a player's username could stand
 
 
 class Player(models.Model):
-    """A club member: one Django user with the name the club knows them by."""
+    """A club member: one Django user with the name the club knows them by.
+
+    ``rating`` and ``experience`` are FIBS ratings, changed only by
+    ``club.services.match_result_record`` and ``club.services.ratings_rebuild``.
+    """
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="player"
     )
     display_name = models.CharField(_("display name"), max_length=80)
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+    rating = models.FloatField(_("rating"), default=START_RATING)
+    experience = models.PositiveIntegerField(
+        _("experience"),
+        default=0,
+        help_text=_("The sum of the lengths of the rated matches the player has finished."),
+    )
 
     class Meta:
         ordering = ["display_name"]
@@ -25,3 +53,315 @@ class Player(models.Model):
     @property
     def username(self) -> str:
         return self.user.get_username()
+
+
+# The ledger ---------------------------------------------------------------------------
+
+
+class LedgerImmutable(Exception):
+    """Raised on any attempt to change or delete a posted transaction or leg."""
+
+
+class ImmutableQuerySet(models.QuerySet):
+    """A queryset that refuses bulk ``update()`` and ``delete()``: the ledger only grows."""
+
+    def update(self, **kwargs):
+        raise LedgerImmutable(_("The ledger is append-only: post a reversing transaction instead."))
+
+    def delete(self):
+        raise LedgerImmutable(_("The ledger is append-only: post a reversing transaction instead."))
+
+    delete.queryset_only = True
+
+    def bulk_create(self, objs, *args, **kwargs):
+        objs = list(objs)
+        if not all(getattr(obj, "_posting", False) for obj in objs):
+            raise LedgerImmutable(_("Only club.services.ledger_post writes the ledger."))
+        return super().bulk_create(objs, *args, **kwargs)
+
+    def bulk_update(self, objs, *args, **kwargs):
+        raise LedgerImmutable(_("The ledger is append-only: post a reversing transaction instead."))
+
+
+class ImmutableModel(models.Model):
+    """A row written once, by ``ledger_post``, and never updated or deleted."""
+
+    objects = ImmutableQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise LedgerImmutable(
+                _("The ledger is append-only: post a reversing transaction instead.")
+            )
+        if not getattr(self, "_posting", False):
+            raise LedgerImmutable(_("Only club.services.ledger_post writes the ledger."))
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise LedgerImmutable(_("The ledger is append-only: post a reversing transaction instead."))
+
+
+class Account(models.Model):
+    """An account in the club's books: one per player, and the club's own accounts.
+
+    Its balance is the sum of its legs' amounts. For a player's account a positive
+    balance means the club owes the player. The club's accounts use the same sign:
+    ``club_cash`` is negative by the cash the club holds, ``prize_pool`` positive by the
+    prize money it holds for winners, ``fees`` positive by the fees it has earned.
+    """
+
+    class Kind(models.TextChoices):
+        PLAYER = "player", _("player")
+        CLUB_CASH = "club_cash", _("club cash")
+        PRIZE_POOL = "prize_pool", _("prize pool")
+        FEES = "fees", _("fees")
+
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    player = models.OneToOneField(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="account",
+        verbose_name=_("player"),
+    )
+    created_at = models.DateTimeField(_("opened"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["kind", "id"]
+        verbose_name = _("account")
+        verbose_name_plural = _("accounts")
+        constraints = [
+            models.CheckConstraint(
+                condition=(models.Q(kind="player") & models.Q(player__isnull=False))
+                | (~models.Q(kind="player") & models.Q(player__isnull=True)),
+                name="club_account_player_iff_player_kind",
+            ),
+            models.UniqueConstraint(
+                fields=["kind"],
+                condition=~models.Q(kind="player"),
+                name="club_account_one_per_club_kind",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.PLAYER:
+            return str(self.player)
+        return str(self.get_kind_display()).capitalize()
+
+
+class SourceKind(models.TextChoices):
+    """What a ledger transaction comes from."""
+
+    CHOUETTE = "chouette", _("chouette session")
+    MONEY_SESSION = "money_session", _("money session")
+    TOURNAMENT = "tournament", _("tournament")
+    PAYMENT = "payment", _("payment")
+    CORRECTION = "correction", _("correction")
+    FEE = "fee", _("fee")
+    PRIZE = "prize", _("prize")
+    OTHER = "other", _("other")
+
+
+class Transaction(ImmutableModel):
+    """One posting to the books: two or more legs whose amounts sum to exactly zero.
+
+    Written only by ``club.services.ledger_post``, never updated or deleted: a correction
+    is a new transaction that ``reverses`` the original. ``source`` links the object the
+    money comes from (a chouette session, a money session, a tournament...) without the
+    club importing the app that defines it.
+    """
+
+    at = models.DateTimeField(_("when"), db_index=True)
+    recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+    posted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("posted by"),
+    )
+    memo = models.CharField(_("memo"), max_length=200)
+    kind = models.CharField(_("kind"), max_length=20, choices=SourceKind.choices)
+    source_type = models.ForeignKey(
+        ContentType, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    source_id = models.PositiveBigIntegerField(null=True, blank=True)
+    source = GenericForeignKey("source_type", "source_id")
+    reverses = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reversed_by",
+        verbose_name=_("reverses"),
+    )
+
+    class Meta:
+        ordering = ["at", "id"]
+        verbose_name = _("transaction")
+        verbose_name_plural = _("transactions")
+        indexes = [models.Index(fields=["source_type", "source_id"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(source_type__isnull=True, source_id__isnull=True)
+                | models.Q(source_type__isnull=False, source_id__isnull=False),
+                name="club_transaction_source_whole",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.memo}"
+
+
+class Leg(ImmutableModel):
+    """One side of a transaction: an amount added to one account's balance."""
+
+    transaction = models.ForeignKey(
+        Transaction, on_delete=models.PROTECT, related_name="legs", verbose_name=_("transaction")
+    )
+    account = models.ForeignKey(
+        Account, on_delete=models.PROTECT, related_name="legs", verbose_name=_("account")
+    )
+    amount = models.DecimalField(_("amount"), max_digits=14, decimal_places=2)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = _("leg")
+        verbose_name_plural = _("legs")
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(amount=0), name="club_leg_amount_not_zero"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.account}: {self.amount}"
+
+
+class PaymentManager(models.Manager.from_queryset(ImmutableQuerySet)):
+    def get_queryset(self):
+        return super().get_queryset().filter(kind=SourceKind.PAYMENT)
+
+
+class Payment(Transaction):
+    """Cash changing hands, as the admin shows it: the payment transactions."""
+
+    objects = PaymentManager()
+
+    class Meta:
+        proxy = True
+        verbose_name = _("payment")
+        verbose_name_plural = _("payments")
+
+
+# Results and ratings ------------------------------------------------------------------
+
+
+class MatchResult(models.Model):
+    """The result of a match between two players: what ratings are computed from.
+
+    Matches played on the server write it when they end (``source`` links the match);
+    staff record matches played on a real board. Rated results change the players'
+    ratings in the order they are recorded (``id`` order), the order
+    ``ratings_rebuild`` replays them in.
+    """
+
+    class EndedBy(models.TextChoices):
+        PLAYED = "played", _("played to the end")
+        RESIGNED = "resigned", _("resigned")
+        TIMEOUT = "timeout", _("lost on time")
+        ABANDONED = "abandoned", _("abandoned")
+
+    winner = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="results_won", verbose_name=_("winner")
+    )
+    loser = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="results_lost", verbose_name=_("loser")
+    )
+    length = models.PositiveSmallIntegerField(
+        _("length"), help_text=_("The match length in points (0: a money session).")
+    )
+    rated = models.BooleanField(_("rated"), default=True)
+    ended_by = models.CharField(
+        _("ended by"), max_length=20, choices=EndedBy.choices, default=EndedBy.PLAYED
+    )
+    played_at = models.DateTimeField(_("played"), default=timezone.now, db_index=True)
+    recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    source_type = models.ForeignKey(
+        ContentType, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    source_id = models.PositiveBigIntegerField(null=True, blank=True)
+    source = GenericForeignKey("source_type", "source_id")
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name = _("match result")
+        verbose_name_plural = _("match results")
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(winner=models.F("loser")), name="club_result_two_players"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(length__gte=1) | models.Q(rated=False),
+                name="club_result_money_session_unrated",
+            ),
+            models.UniqueConstraint(
+                fields=["source_type", "source_id"],
+                condition=models.Q(source_type__isnull=False),
+                name="club_result_one_per_source",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("%(winner)s beat %(loser)s (%(length)s points)") % {
+            "winner": self.winner,
+            "loser": self.loser,
+            "length": self.length,
+        }
+
+
+class RatingChange(models.Model):
+    """One player's rating change caused by one rated result (the rating history).
+
+    Derived data: ``ratings_rebuild`` deletes and recomputes all of them.
+    """
+
+    result = models.ForeignKey(
+        MatchResult,
+        on_delete=models.PROTECT,
+        related_name="rating_changes",
+        verbose_name=_("result"),
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="rating_changes", verbose_name=_("player")
+    )
+    rating_before = models.FloatField(_("rating before"))
+    change = models.FloatField(_("change"))
+    rating_after = models.FloatField(_("rating after"))
+    k = models.FloatField(_("K"))
+    experience_before = models.PositiveIntegerField(_("experience before"))
+    experience_after = models.PositiveIntegerField(_("experience after"))
+
+    class Meta:
+        ordering = ["result_id", "id"]
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["result", "player"], name="club_rating_change_once_per_result"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.change:+.1f}"

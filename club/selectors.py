@@ -1,9 +1,26 @@
 """Every read the club makes that is more than a ``get``."""
 
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+
+from django.db.models import Count, Q, QuerySet, Sum
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from club import settle_up
 from club.errors import NotFound
-from club.models import Player
+from club.models import (
+    CLUB,
+    Account,
+    Leg,
+    MatchResult,
+    Player,
+    RatingChange,
+    Transaction,
+)
+
+ZERO = Decimal("0.00")
 
 
 def player_get(*, username: str) -> Player:
@@ -14,3 +31,195 @@ def player_get(*, username: str) -> Player:
         raise NotFound(
             _("There is no player called %(username)s.") % {"username": username}
         ) from None
+
+
+def party_get(*, name: str):
+    """A payment's party: ``"club"`` (the club's cash) or the player of that username."""
+    return CLUB if name == CLUB else player_get(username=name)
+
+
+# Balances -----------------------------------------------------------------------------
+
+
+def end_of_day(day: date) -> datetime:
+    """The first instant after ``day`` in the club's time zone."""
+    return timezone.make_aware(datetime.combine(day + timedelta(days=1), time.min))
+
+
+def _legs(*, on: date | None) -> QuerySet:
+    legs = Leg.objects.all()
+    if on is not None:
+        legs = legs.filter(transaction__at__lt=end_of_day(on))
+    return legs
+
+
+def account_balance(*, account: Account, on: date | None = None) -> Decimal:
+    """The balance of ``account`` at the end of the day ``on`` (default: now)."""
+    total = _legs(on=on).filter(account=account).aggregate(total=Sum("amount"))["total"]
+    return (total or ZERO).quantize(ZERO)
+
+
+def player_balance(*, player: Player, on: date | None = None) -> Decimal:
+    """A player's balance (positive: the club owes them); 0.00 if they have no account."""
+    total = (
+        _legs(on=on)
+        .filter(account__kind=Account.Kind.PLAYER, account__player=player)
+        .aggregate(total=Sum("amount"))["total"]
+    )
+    return (total or ZERO).quantize(ZERO)
+
+
+@dataclass(frozen=True)
+class StatementEntry:
+    at: datetime
+    transaction: int
+    kind: str
+    memo: str
+    amount: Decimal
+    balance: Decimal  # the running balance after this entry
+
+
+def player_statement(*, player: Player, on: date | None = None) -> list[StatementEntry]:
+    """A player's legs in order (oldest first) with the running balance, up to the end of
+    the day ``on`` (default: everything)."""
+    legs = (
+        _legs(on=on)
+        .filter(account__kind=Account.Kind.PLAYER, account__player=player)
+        .select_related("transaction")
+        .order_by("transaction__at", "transaction_id", "id")
+    )
+    entries, running = [], ZERO
+    for leg in legs:
+        running += leg.amount
+        entries.append(
+            StatementEntry(
+                at=leg.transaction.at,
+                transaction=leg.transaction_id,
+                kind=leg.transaction.kind,
+                memo=leg.transaction.memo,
+                amount=leg.amount,
+                balance=running,
+            )
+        )
+    return entries
+
+
+@dataclass(frozen=True)
+class TrialBalance:
+    rows: list[tuple[Account, Decimal]]
+    total: Decimal
+
+
+def trial_balance(*, on: date | None = None) -> TrialBalance:
+    """Every account with its balance at the end of the day ``on``; they sum to zero."""
+    leg_filter = Q()
+    if on is not None:
+        leg_filter = Q(legs__transaction__at__lt=end_of_day(on))
+    accounts = (
+        Account.objects.select_related("player__user")
+        .annotate(balance=Sum("legs__amount", filter=leg_filter))
+        .order_by("kind", "player__display_name", "id")
+    )
+    club_first = sorted(accounts, key=lambda a: a.kind == Account.Kind.PLAYER)
+    rows = [(account, (account.balance or ZERO).quantize(ZERO)) for account in club_first]
+    return TrialBalance(rows=rows, total=sum((b for _a, b in rows), ZERO))
+
+
+def settle_up_payments() -> list[settle_up.Transfer]:
+    """The fewest payments that bring every player's balance to zero, the club's cash
+    taking up whatever the players' balances do not cancel among themselves. Payers and
+    payees are ``Player`` objects or ``"club"``."""
+    rows = (
+        Account.objects.filter(kind=Account.Kind.PLAYER)
+        .select_related("player__user")
+        .annotate(balance=Sum("legs__amount"))
+        .order_by("player__display_name", "id")
+    )
+    balances = {
+        account.player: account.balance.quantize(ZERO) for account in rows if account.balance
+    }
+    balances = {player: amount for player, amount in balances.items() if amount}
+    club_share = -sum(balances.values(), ZERO)
+    if club_share:
+        balances[CLUB] = club_share
+    return settle_up.settle_up(balances)
+
+
+def transactions_with_totals() -> QuerySet:
+    """Every transaction with the sum and the number of its legs (for ``ledger_check``)."""
+    return Transaction.objects.annotate(
+        total=Sum("legs__amount"), leg_count=Count("legs")
+    ).order_by("id")
+
+
+def ledger_total() -> Decimal:
+    """The sum of every leg in the books: exactly zero when the ledger balances."""
+    return (Leg.objects.aggregate(total=Sum("amount"))["total"] or ZERO).quantize(ZERO)
+
+
+# Results and ratings ------------------------------------------------------------------
+
+
+def leaderboard() -> QuerySet:
+    """Every player, best rating first (then the more experienced, then by name)."""
+    return Player.objects.select_related("user").order_by(
+        "-rating", "-experience", "display_name", "id"
+    )
+
+
+def results_list(*, player: Player | None = None) -> QuerySet:
+    """Match results, newest first; only those ``player`` played if given."""
+    results = MatchResult.objects.select_related("winner__user", "loser__user").order_by("-id")
+    if player is not None:
+        results = results.filter(Q(winner=player) | Q(loser=player))
+    return results
+
+
+def result_rating_changes(*, result: MatchResult) -> dict[str, float]:
+    """``{username: change}`` for the two players (0.0 each for an unrated result)."""
+    changes = {result.winner.username: 0.0, result.loser.username: 0.0}
+    for change in result.rating_changes.all():
+        changes[change.player.username] = change.change
+    return changes
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    result: MatchResult
+    opponent: Player
+    won: bool
+    change: float | None  # None: unrated
+
+
+def player_results(*, player: Player, limit: int = 20) -> list[PlayerResult]:
+    """A player's most recent results, from their side of the board."""
+    results = list(results_list(player=player)[:limit])
+    changes = {
+        change.result_id: change.change
+        for change in RatingChange.objects.filter(player=player, result__in=results)
+    }
+    return [
+        PlayerResult(
+            result=result,
+            opponent=result.loser if result.winner_id == player.pk else result.winner,
+            won=result.winner_id == player.pk,
+            change=changes.get(result.pk),
+        )
+        for result in results
+    ]
+
+
+def rating_history(*, player: Player) -> QuerySet:
+    """The player's rating changes, oldest first, with the results that caused them."""
+    return (
+        RatingChange.objects.filter(player=player)
+        .select_related("result")
+        .order_by("result_id", "id")
+    )
+
+
+def result_get(*, pk: int) -> MatchResult:
+    try:
+        return MatchResult.objects.select_related("winner__user", "loser__user").get(pk=pk)
+    except MatchResult.DoesNotExist:
+        raise NotFound(_("There is no result %(id)s.") % {"id": pk}) from None

@@ -1,19 +1,55 @@
-"""Every write the club makes: keyword-only functions, each one transaction."""
+"""Every write the club makes: keyword-only functions, each one transaction.
+
+The ledger's only writer is ``ledger_post``; ratings change only through
+``match_result_record`` (incrementally) and ``ratings_rebuild`` (from scratch). Other apps
+(matches, chouettes, tournaments) call these; the club imports none of them.
+"""
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.contrib.contenttypes.models import ContentType
+from django.db import IntegrityError
+from django.db import transaction as db_transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.errors import Invalid
-from club.models import Player
+from club import ratings
+from club.errors import Conflict, Forbidden, Invalid
+from club.models import (
+    CENT,
+    CLUB,
+    Account,
+    Leg,
+    MatchResult,
+    Player,
+    RatingChange,
+    SourceKind,
+    Transaction,
+)
+
+RESERVED_USERNAMES = {CLUB}
+MAX_AMOUNT = Decimal("1000000000000")  # exclusive; legs hold 14 digits, 2 after the point
+MAX_MATCH_LENGTH = 255
+MEMO_LENGTH = 200
 
 
-@transaction.atomic
+# Players ------------------------------------------------------------------------------
+
+
+@db_transaction.atomic
 def player_create(
     *, username: str, password: str, display_name: str = "", is_staff: bool = False
 ) -> Player:
-    """Create a member: a Django user and their player, or refuse a taken username."""
+    """Create a member: a Django user, their player and their ledger account, or refuse a
+    taken (or reserved) username."""
     user_model = get_user_model()
+    if username.lower() in RESERVED_USERNAMES:
+        raise Invalid(_("The username %(username)s is reserved.") % {"username": username})
     if user_model.objects.filter(username__iexact=username).exists():
         raise Invalid(_("The username %(username)s is taken.") % {"username": username})
     user = user_model.objects.create_user(username=username, password=password)
@@ -21,4 +57,385 @@ def player_create(
         user.is_staff = True
         user.is_superuser = True
         user.save(update_fields=["is_staff", "is_superuser"])
-    return Player.objects.create(user=user, display_name=display_name or username)
+    player = Player.objects.create(user=user, display_name=display_name or username)
+    account_for_player(player=player)
+    return player
+
+
+# Accounts -----------------------------------------------------------------------------
+
+
+@db_transaction.atomic
+def account_for_player(*, player: Player) -> Account:
+    """The player's ledger account, opened now if the player has none yet."""
+    account, _created = Account.objects.get_or_create(kind=Account.Kind.PLAYER, player=player)
+    return account
+
+
+@db_transaction.atomic
+def club_account(*, kind: str) -> Account:
+    """One of the club's own accounts (``club_cash``, ``prize_pool``, ``fees``), opened
+    now if need be."""
+    if kind == Account.Kind.PLAYER or kind not in Account.Kind.values:
+        raise Invalid(_("There is no club account called %(kind)s.") % {"kind": kind})
+    account, _created = Account.objects.get_or_create(kind=kind, player=None)
+    return account
+
+
+def _account(target) -> Account:
+    """An ``Account`` from an account, a player, ``"club"`` or a club account kind."""
+    if isinstance(target, Account):
+        if target.pk is None:
+            raise Invalid(_("That account is not open."))
+        return target
+    if isinstance(target, Player):
+        return account_for_player(player=target)
+    if target == CLUB:
+        return club_account(kind=Account.Kind.CLUB_CASH)
+    if isinstance(target, str):
+        return club_account(kind=target)
+    raise Invalid(_("A leg needs an account, a player or a club account's name."))
+
+
+# The ledger ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LegSpec:
+    """One leg to post: ``account`` is an ``Account``, a ``Player`` (their account), the
+    string ``"club"`` (the club's cash) or a club account kind (``"prize_pool"``,
+    ``"fees"``); ``amount`` is what it adds to that account's balance."""
+
+    account: object
+    amount: Decimal
+
+
+def money_check(amount, *, positive: bool = False) -> Decimal:
+    """A money amount as a ``Decimal`` with two places, or ``Invalid``.
+
+    Refuses floats (use ``Decimal``), non-finite values, more than two decimal places,
+    amounts too large for the books and, with ``positive``, zero or negative amounts.
+    """
+    if isinstance(amount, bool) or not isinstance(amount, Decimal | int | str):
+        raise Invalid(_("Amounts are decimal numbers with two places, like 12.50."))
+    try:
+        value = Decimal(amount)
+    except (InvalidOperation, ValueError):
+        raise Invalid(_("%(amount)s is not an amount of money.") % {"amount": amount}) from None
+    if not value.is_finite() or abs(value) >= MAX_AMOUNT:
+        raise Invalid(_("%(amount)s is not an amount of money.") % {"amount": amount})
+    if value != value.quantize(CENT):
+        raise Invalid(_("%(amount)s has more than two decimal places.") % {"amount": amount})
+    if positive and value <= 0:
+        raise Invalid(_("The amount must be more than zero."))
+    return value.quantize(CENT)
+
+
+def _memo_check(memo: str) -> str:
+    memo = (memo or "").strip()
+    if not memo:
+        raise Invalid(_("Every transaction needs a memo saying what it is for."))
+    if len(memo) > MEMO_LENGTH:
+        raise Invalid(_("The memo is longer than %(limit)s characters.") % {"limit": MEMO_LENGTH})
+    return memo
+
+
+def _source_link(source) -> tuple[ContentType | None, int | None]:
+    if source is None:
+        return None, None
+    if getattr(source, "_meta", None) is None or not isinstance(source.pk, int):
+        raise Invalid(_("A source is a saved object with a whole-number id."))
+    return ContentType.objects.get_for_model(source), source.pk
+
+
+@db_transaction.atomic
+def ledger_post(
+    *,
+    legs: Sequence[LegSpec | tuple[object, Decimal]],
+    memo: str,
+    kind: str = SourceKind.OTHER,
+    source=None,
+    posted_by=None,
+    reverses: Transaction | None = None,
+    at: datetime | None = None,
+) -> Transaction:
+    """Post one balanced transaction: the only way anything enters the ledger.
+
+    ``legs``: two or more ``LegSpec`` (or ``(account, amount)`` pairs) whose non-zero
+    amounts, each with at most two decimal places, sum to exactly zero. ``kind`` says what
+    the money is (``SourceKind``), ``source`` links the object it comes from (a chouette
+    session, a money session, a tournament...), ``posted_by`` the user who posted it (None
+    for the server itself), ``at`` when the money changed hands (default: now).
+    ``reverses`` is set only by ``ledger_reverse``. Raises ``Invalid`` (nothing posted)
+    for anything else.
+    """
+    memo = _memo_check(memo)
+    if kind not in SourceKind.values:
+        raise Invalid(_("%(kind)s is not a kind of transaction.") % {"kind": kind})
+    specs = [leg if isinstance(leg, LegSpec) else LegSpec(*leg) for leg in legs]
+    if len(specs) < 2:
+        raise Invalid(_("A transaction has at least two legs."))
+    amounts = [money_check(spec.amount) for spec in specs]
+    if any(amount == 0 for amount in amounts):
+        raise Invalid(_("A leg of zero changes nothing: leave it out."))
+    total = sum(amounts, Decimal("0.00"))
+    if total != 0:
+        raise Invalid(
+            _("The legs sum to %(total)s; a transaction's legs sum to exactly zero.")
+            % {"total": total}
+        )
+    source_type, source_id = _source_link(source)
+    accounts = [_account(spec.account) for spec in specs]
+    # Lock the accounts posted to, in id order (no deadlocks between two postings).
+    list(
+        Account.objects.select_for_update()
+        .filter(pk__in={account.pk for account in accounts})
+        .order_by("pk")
+    )
+    if reverses is not None:
+        _reversal_check(reverses, kind, list(zip(accounts, amounts, strict=True)))
+    posted = Transaction(
+        at=at or timezone.now(),
+        posted_by=posted_by,
+        memo=memo,
+        kind=kind,
+        source_type=source_type,
+        source_id=source_id,
+        reverses=reverses,
+    )
+    posted._posting = True
+    posted.save()
+    rows = []
+    for account, amount in zip(accounts, amounts, strict=True):
+        leg = Leg(transaction=posted, account=account, amount=amount)
+        leg._posting = True
+        rows.append(leg)
+    Leg.objects.bulk_create(rows)
+    return posted
+
+
+def _reversal_check(original: Transaction, kind: str, legs: list[tuple[Account, Decimal]]):
+    locked = Transaction.objects.select_for_update().get(pk=original.pk)
+    if kind != SourceKind.CORRECTION:
+        raise Invalid(_("A reversal is a correction."))
+    if Transaction.objects.filter(reverses=locked).exists():
+        raise Conflict(_("Transaction #%(id)s has already been reversed.") % {"id": original.pk})
+    wanted = Counter((leg.account_id, -leg.amount) for leg in locked.legs.all())
+    if Counter((account.pk, amount) for account, amount in legs) != wanted:
+        raise Invalid(_("A reversal's legs are the original's legs with the signs turned."))
+
+
+@db_transaction.atomic
+def ledger_reverse(
+    *, transaction: Transaction, posted_by, memo: str | None = None, at: datetime | None = None
+) -> Transaction:
+    """Post the correction that undoes ``transaction``: the same legs, signs turned,
+    pointing at the original (``reverses`` and ``source``). Each transaction can be
+    reversed once (``Conflict`` the second time)."""
+    original = Transaction.objects.select_for_update().get(pk=transaction.pk)
+    if memo is None or not memo.strip():
+        memo = _("Reversal of #%(id)s: %(memo)s") % {"id": original.pk, "memo": original.memo}
+        memo = memo[:MEMO_LENGTH]
+    legs = [(leg.account, -leg.amount) for leg in original.legs.select_related("account")]
+    return ledger_post(
+        legs=legs,
+        memo=memo,
+        kind=SourceKind.CORRECTION,
+        source=original,
+        posted_by=posted_by,
+        reverses=original,
+        at=at,
+    )
+
+
+def _party_name(party) -> str:
+    return _("the club") if party == CLUB else str(party)
+
+
+def payment_check(*, payer, payee, amount) -> Decimal:
+    """Check a payment without posting it: payer and payee are players or ``"club"``,
+    different from each other; the amount is positive with at most two places."""
+    for party in (payer, payee):
+        if party != CLUB and not isinstance(party, Player):
+            raise Invalid(_("A payment is made by and to players or the club."))
+    same = payer == payee if CLUB in (payer, payee) else payer.pk == payee.pk
+    if same:
+        raise Invalid(_("The payer and the payee must be different."))
+    return money_check(amount, positive=True)
+
+
+@db_transaction.atomic
+def payment_record(
+    *, payer, payee, amount, posted_by, memo: str = "", at: datetime | None = None
+) -> Transaction:
+    """Staff record cash changing hands between two players or a player and the club
+    (``"club"``: the club's cash account). The payer's balance rises by ``amount`` and
+    the payee's falls by it. Posted as one transaction of kind ``payment``."""
+    if posted_by is None or not posted_by.is_staff:
+        raise Forbidden(_("Only the club's staff record payments."))
+    amount = payment_check(payer=payer, payee=payee, amount=amount)
+    if not (memo or "").strip():
+        memo = _("Payment from %(payer)s to %(payee)s") % {
+            "payer": _party_name(payer),
+            "payee": _party_name(payee),
+        }
+    return ledger_post(
+        legs=[(payer, amount), (payee, -amount)],
+        memo=memo,
+        kind=SourceKind.PAYMENT,
+        posted_by=posted_by,
+        at=at,
+    )
+
+
+# Results and ratings ------------------------------------------------------------------
+
+
+def match_result_check(*, winner: Player, loser: Player, length: int, rated: bool, ended_by: str):
+    """Check a result without recording it (``Invalid`` if it cannot be recorded)."""
+    if not isinstance(winner, Player) or not isinstance(loser, Player):
+        raise Invalid(_("A result names two players."))
+    if winner.pk == loser.pk:
+        raise Invalid(_("A player cannot play a match against themself."))
+    if isinstance(length, bool) or not isinstance(length, int):
+        raise Invalid(_("The match length is a whole number of points."))
+    if not 0 <= length <= MAX_MATCH_LENGTH:
+        raise Invalid(
+            _("The match length is between 1 and %(most)s points (0: a money session).")
+            % {"most": MAX_MATCH_LENGTH}
+        )
+    if length == 0 and rated:
+        raise Invalid(_("A money session is never rated."))
+    if ended_by not in MatchResult.EndedBy.values:
+        raise Invalid(_("%(how)s is not a way a match ends.") % {"how": ended_by})
+
+
+def _rate(result: MatchResult, winner: Player, loser: Player) -> list[RatingChange]:
+    """Apply one rated result to the two (locked, in-memory) players; the history rows."""
+    update = ratings.rate_match(
+        winner_rating=winner.rating,
+        winner_experience=winner.experience,
+        loser_rating=loser.rating,
+        loser_experience=loser.experience,
+        length=result.length,
+    )
+    changes = [
+        RatingChange(
+            result=result,
+            player=winner,
+            rating_before=winner.rating,
+            change=update.winner_change,
+            rating_after=update.winner_rating,
+            k=update.winner_k,
+            experience_before=winner.experience,
+            experience_after=update.winner_experience,
+        ),
+        RatingChange(
+            result=result,
+            player=loser,
+            rating_before=loser.rating,
+            change=update.loser_change,
+            rating_after=update.loser_rating,
+            k=update.loser_k,
+            experience_before=loser.experience,
+            experience_after=update.loser_experience,
+        ),
+    ]
+    winner.rating, winner.experience = update.winner_rating, update.winner_experience
+    loser.rating, loser.experience = update.loser_rating, update.loser_experience
+    return changes
+
+
+@db_transaction.atomic
+def match_result_record(
+    *,
+    winner: Player,
+    loser: Player,
+    length: int,
+    rated: bool = True,
+    ended_by: str = MatchResult.EndedBy.PLAYED,
+    source=None,
+    played_at: datetime | None = None,
+    recorded_by=None,
+) -> MatchResult:
+    """Record a finished match and, if rated, apply its FIBS rating change at once.
+
+    A match lost on time (``"timeout"``) or by abandonment (``"abandoned"``) is recorded
+    with the player who lost it as ``loser``: it counts as an ordinary loss. Unrated
+    results and money sessions (``length`` 0, always unrated) change no rating. ``source``
+    links the match object (one result per source: ``Conflict`` the second time).
+    Both players' rows are locked while their ratings change.
+    """
+    match_result_check(winner=winner, loser=loser, length=length, rated=rated, ended_by=ended_by)
+    source_type, source_id = _source_link(source)
+    if (
+        source_type is not None
+        and MatchResult.objects.filter(source_type=source_type, source_id=source_id).exists()
+    ):
+        raise Conflict(_("The result of that match has already been recorded."))
+    locked = {
+        player.pk: player
+        for player in Player.objects.select_for_update()
+        .select_related("user")
+        .filter(pk__in=[winner.pk, loser.pk])
+        .order_by("pk")
+    }
+    winner_row, loser_row = locked[winner.pk], locked[loser.pk]
+    try:
+        with db_transaction.atomic():
+            result = MatchResult.objects.create(
+                winner=winner_row,
+                loser=loser_row,
+                length=length,
+                rated=rated,
+                ended_by=ended_by,
+                played_at=played_at or timezone.now(),
+                recorded_by=recorded_by,
+                source_type=source_type,
+                source_id=source_id,
+            )
+    except IntegrityError:
+        raise Conflict(_("The result of that match has already been recorded.")) from None
+    if rated:
+        RatingChange.objects.bulk_create(_rate(result, winner_row, loser_row))
+        for row in (winner_row, loser_row):
+            row.save(update_fields=["rating", "experience"])
+    # The caller's objects show the new numbers too.
+    for given, row in ((winner, winner_row), (loser, loser_row)):
+        given.rating, given.experience = row.rating, row.experience
+    return result
+
+
+def _identity(items: Iterable, total: int) -> Iterator:
+    yield from items
+
+
+@db_transaction.atomic
+def ratings_rebuild(*, progress: Callable[[Iterable, int], Iterable] | None = None) -> int:
+    """Recompute every rating and the whole rating history from the results, in the
+    order they were recorded, from 1500 and experience 0 for everyone. Arrives at exactly
+    the numbers the incremental updates gave. ``progress(items, total)`` may wrap the
+    results to show progress. Returns how many rated results were replayed."""
+    players = {player.pk: player for player in Player.objects.select_for_update().order_by("pk")}
+    for player in players.values():
+        player.rating, player.experience = ratings.START_RATING, ratings.START_EXPERIENCE
+    RatingChange.objects.all().delete()
+    results = MatchResult.objects.filter(rated=True).order_by("id")
+    total = results.count()
+    changes: list[RatingChange] = []
+    for result in (progress or _identity)(results.iterator(chunk_size=1000), total):
+        changes += _rate(result, players[result.winner_id], players[result.loser_id])
+    RatingChange.objects.bulk_create(changes, batch_size=1000)
+    Player.objects.bulk_update(list(players.values()), ["rating", "experience"], batch_size=500)
+    return total
+
+
+@db_transaction.atomic
+def match_result_delete(*, result: MatchResult, deleted_by) -> None:
+    """Staff remove a wrongly recorded result; every rating is then rebuilt without it."""
+    if deleted_by is None or not deleted_by.is_staff:
+        raise Forbidden(_("Only the club's staff remove results."))
+    locked = MatchResult.objects.select_for_update().get(pk=result.pk)
+    RatingChange.objects.filter(result=locked).delete()
+    locked.delete()
+    ratings_rebuild()

@@ -1,11 +1,28 @@
 """Load the demo club (idempotent): a staff ``admin`` and six players, for ``make run``."""
 
+from datetime import timedelta
+from decimal import Decimal
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 
-from club import services
+from club import selectors, services
+from club.models import CLUB, MatchResult, SourceKind, Transaction
 from club.progress import progress
+
+# A few results of matches played on a real board: (winner, loser, length, days ago).
+DEMO_RESULTS = [
+    ("alice", "bob", 5, 20),
+    ("carol", "alice", 7, 18),
+    ("alice", "dave", 3, 15),
+    ("erin", "frank", 5, 12),
+    ("bob", "carol", 9, 9),
+    ("alice", "erin", 5, 6),
+    ("frank", "dave", 1, 4),
+    ("alice", "carol", 11, 2),
+]
 
 DEMO_PLAYERS = [
     ("alice", "Alice"),
@@ -36,7 +53,44 @@ class Command(BaseCommand):
                     username=username, password=password, display_name=name, is_staff=staff
                 )
                 created += 1
+        self._demo_books()
         self.stdout.write(f"Demo club ready ({created} accounts created). Log in as:")
         for username, password, name, staff in accounts:
             role = "staff" if staff else "player"
             self.stdout.write(f"  {username:<8} password {password:<6} ({role}: {name})")
+
+    def _demo_books(self):
+        """Some rated results and a club night in the books, the first time only."""
+        if MatchResult.objects.exists() or Transaction.objects.exists():
+            return
+        player = {name: selectors.player_get(username=name) for name, _ in DEMO_PLAYERS}
+        admin = get_user_model().objects.get(username="admin")
+        now = timezone.now()
+        for winner, loser, length, days_ago in DEMO_RESULTS:
+            services.match_result_record(
+                winner=player[winner],
+                loser=player[loser],
+                length=length,
+                played_at=now - timedelta(days=days_ago),
+                recorded_by=admin,
+            )
+        services.ledger_post(
+            legs=[
+                (player["alice"], Decimal("45.00")),
+                (player["bob"], Decimal("-20.00")),
+                (player["carol"], Decimal("-15.00")),
+                (player["dave"], Decimal("-15.00")),
+                ("fees", Decimal("5.00")),
+            ],
+            memo="Demo chouette night (club fee 5.00)",
+            kind=SourceKind.CHOUETTE,
+            posted_by=admin,
+            at=now - timedelta(days=3),
+        )
+        services.payment_record(
+            payer=player["bob"],
+            payee=CLUB,
+            amount=Decimal("20.00"),
+            posted_by=admin,
+            at=now - timedelta(days=1),
+        )

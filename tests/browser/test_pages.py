@@ -44,3 +44,49 @@ def test_switching_language_keeps_the_page(page, db):
         page.get_by_label("Language").select_option("bg")
     assert page.url.endswith("/players/")
     assert page.locator("html").get_attribute("lang") == "bg"
+
+
+def _log_in(page, username):
+    page.goto("/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/")
+
+
+def test_leaderboard_player_page_chart_and_statement(page, make_player, screenshot):
+    from decimal import Decimal
+
+    from club import services
+
+    alice, bob, carol = (make_player(n) for n in ("alice", "bob", "carol"))
+    for winner, loser, length in [(alice, bob, 5), (alice, carol, 7), (bob, alice, 3)]:
+        services.match_result_record(winner=winner, loser=loser, length=length)
+    services.ledger_post(
+        legs=[(alice, Decimal("12.50")), (bob, Decimal("-12.50"))], memo="Chouette night"
+    )
+    _log_in(page, "alice")
+
+    page.goto("/players/")
+    rows = page.locator("table tbody tr")
+    assert rows.first.inner_text().find("Alice") >= 0
+    screenshot("leaderboard")
+
+    rows.first.get_by_role("link").first.click()
+    chart = page.locator("svg").first
+    assert chart.is_visible()
+    assert chart.locator("polyline, path").count() >= 1
+    screenshot("player-alice")
+
+    page.goto("/players/alice/statement/")
+    assert page.get_by_text("Chouette night").is_visible()
+    assert page.get_by_text("12.50").first.is_visible()
+    screenshot("statement-alice")
+
+
+def test_a_player_cannot_open_someone_elses_statement(page, make_player):
+    make_player("alice")
+    make_player("bob")
+    _log_in(page, "alice")
+    response = page.goto("/players/bob/statement/")
+    assert response.status == 403

@@ -5,6 +5,7 @@ Thin: validate, call a service or a selector, serialize.
 
 from django.contrib.auth import authenticate
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
@@ -94,7 +95,9 @@ MONEY = {"max_digits": 14, "decimal_places": 2}
 AT_PARAMETER = OpenApiParameter(
     "at",
     OpenApiTypes.DATE,
-    description="A date (YYYY-MM-DD): the books as they stood at the end of that day.",
+    description=gettext_lazy(
+        "A date (YYYY-MM-DD): the books as they stood at the end of that day."
+    ),
 )
 
 
@@ -147,9 +150,16 @@ class PlayerLedgerView(APIView):
 
 
 class PaymentInput(serializers.Serializer):
-    payer = serializers.CharField(help_text='A username, or "club" for the club\'s cash.')
-    payee = serializers.CharField(help_text='A username, or "club" for the club\'s cash.')
-    amount = serializers.DecimalField(**MONEY, help_text='Positive, two places: "12.50".')
+    payer = serializers.CharField(
+        # Translators: "club" is a value of the API: keep it untranslated, in quotes.
+        help_text=gettext_lazy('A username, or "club" for the club\'s cash.')
+    )
+    payee = serializers.CharField(
+        help_text=gettext_lazy('A username, or "club" for the club\'s cash.')
+    )
+    amount = serializers.DecimalField(
+        **MONEY, help_text=gettext_lazy('Positive, two places: "12.50".')
+    )
     memo = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
@@ -260,7 +270,7 @@ class ResultInput(serializers.Serializer):
     ended_by = serializers.ChoiceField(
         choices=MatchResult.EndedBy.choices,
         default=MatchResult.EndedBy.PLAYED,
-        help_text="A match lost on time or abandoned counts as a loss for the loser.",
+        help_text=gettext_lazy("A match lost on time or abandoned counts as a loss for the loser."),
     )
     played_at = serializers.DateTimeField(required=False)
 
@@ -298,7 +308,9 @@ class ResultListView(APIView):
         return super().get_permissions()
 
     @extend_schema(
-        parameters=[OpenApiParameter("player", str, description="Only this player's results.")],
+        parameters=[
+            OpenApiParameter("player", str, description=gettext_lazy("Only this player's results."))
+        ],
         responses={200: ResultOutput(many=True)},
     )
     def get(self, request):

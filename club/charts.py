@@ -43,9 +43,11 @@ def rating_chart_svg(ratings: list[float], *, first_label: str = "", last_label:
         f'y2="{TOP + plot_h}" />',
     ]
     if len(ratings) < 2:
+        # xgettext cannot see a string inside an f-string: translated outside it.
+        empty = _("No rated matches yet")
         parts.append(
             f'<text class="empty" x="{LEFT + plot_w / 2:.1f}" y="{TOP + plot_h / 2:.1f}" '
-            f'text-anchor="middle">{escape(_("No rated matches yet"))}</text>'
+            f'text-anchor="middle">{escape(empty)}</text>'
         )
         parts.append("</svg>")
         return "".join(parts)
@@ -69,13 +71,14 @@ def rating_chart_svg(ratings: list[float], *, first_label: str = "", last_label:
         )
     # Match numbers (and dates) under the x axis.
     base = TOP + plot_h
+    axis_title = _("Rated matches")
     parts.append(
         f'<text class="label" x="{LEFT}" y="{base + 16}" text-anchor="start">0'
         f"{(' · ' + escape(first_label)) if first_label else ''}</text>"
         f'<text class="label" x="{LEFT + plot_w}" y="{base + 16}" text-anchor="end">{count}'
         f"{(' · ' + escape(last_label)) if last_label else ''}</text>"
         f'<text class="label" x="{LEFT + plot_w / 2:.1f}" y="{base + 34}" '
-        f'text-anchor="middle">{escape(_("Rated matches"))}</text>'
+        f'text-anchor="middle">{escape(axis_title)}</text>'
     )
     points = " ".join(f"{x(i):.1f},{y(r):.1f}" for i, r in enumerate(ratings))
     parts.append(f'<polyline class="line" fill="none" points="{points}" />')

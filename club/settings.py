@@ -149,7 +149,7 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Backgammon club API",
-    "DESCRIPTION": "Matches, chouettes, tournaments, the club ledger and ratings.",
+    "DESCRIPTION": _("Matches, chouettes, tournaments, the club ledger and ratings."),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI from the installed sidecar package: no CDN, no network at run time.

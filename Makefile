@@ -8,13 +8,14 @@ INSTALLED := $(VENV)/.installed
 ORACLE := $(VENV)/.oracle-installed
 DEV_ENV := DEBUG=1
 
-.PHONY: run test test-browser lint format migrate demo clean help
+.PHONY: run test test-browser bench lint format migrate demo clean help
 
 help:
 	@echo "make run    set up, migrate, load the demo club, serve on http://127.0.0.1:8000"
 	@echo "make test   set up and run every test"
 	@echo "make lint   ruff check and format check"
 	@echo "make test-browser   the pages in Debian's Chromium (Playwright)"
+	@echo "make bench  legal-play generation against GNU Backgammon and others"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +45,11 @@ test: $(ORACLE)
 # Needs Debian's Chromium (apt-get install chromium); .ci/run installs it.
 test-browser: $(INSTALLED)
 	$(BIN)/python -m pytest -m browser tests/browser $(PYTEST_ARGS)
+
+# The move generator side by side with GNU Backgammon, OpenSpiel and pure-Python peers.
+bench: $(ORACLE)
+	$(BIN)/python -m pip install --quiet -r requirements/bench.txt
+	$(BIN)/python bench/plays.py
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

@@ -30,7 +30,7 @@ class Variants(enum.Enum):
     NACKGAMMON = Variant(
         "nackgammon", "NackGammon", 15, ((24, 2), (23, 2), (13, 4), (8, 3), (6, 4))
     )
-    HYPERGAMMON = Variant("hypergammon", "HyperGammon", 3, ((24, 1), (23, 1), (22, 1)))
+    HYPERGAMMON = Variant("hypergammon", "HyperGammon (3)", 3, ((24, 1), (23, 1), (22, 1)))
 
     @classmethod
     def by_name(cls, name: str) -> Variant:

@@ -1,0 +1,197 @@
+"""``python -m backgammon``: the rules core from the shell, for scripts and cross-checks.
+
+Bad input is a one-line message on stderr and exit status 2, never a traceback: the
+commands are meant to be driven by other programs that need a clear answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn, TextIO
+
+from backgammon.dice import verify
+from backgammon.errors import BackgammonError, DiceMismatch
+from backgammon.gnubg_ids import position_from_id, position_id
+from backgammon.moves import legal_plays
+from backgammon.notation import format_play
+
+EXIT_MISMATCH = 1
+EXIT_BAD_INPUT = 2
+
+PLAYS_HELP = """\
+List every distinct legal play for a position and a roll.
+
+One position (--position-id and --dice): one line per distinct play,
+"<play in notation>\\t<position ID of the result>", sorted by position ID. The
+result is still seen by the side that moved (it stays the side on roll in the ID), so
+it can be compared with other programs' move generators. When the dice cannot be
+played, one line: an empty play, a tab, and the unchanged position ID.
+
+Many positions (--jsonl): read JSON lines {"position_id": ..., "dice": [d1, d2]} on
+stdin and write one JSON line per input line, in order: {"position_id", "dice",
+"results": [sorted position IDs of all distinct results]} (a single result, the
+unchanged position, when the dice cannot be played). Blank lines are skipped. A line
+that cannot be read or is not a legal position and roll gives {"line": <its number,
+from 1>, "error": "<why>"} instead; the other lines are still answered and the exit
+status is then 2.
+"""
+
+VERIFY_HELP = """\
+Check a revealed dice record (GET /api/matches/{id}/dice/ after the match):
+{"algorithm", "server_seed", "client_seed", "commitment" (optional), "rolls"}.
+Prints "OK" and the number of rolls when every roll follows from the seeds (exit 0),
+else the first mismatch (exit 1). A file that is not such a record: exit 2.
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with usage errors in the same form as the commands' own errors."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+
+
+class BadInput(Exception):
+    """Input the command cannot use; the message says why, for the user."""
+
+
+def _die(text: str) -> int:
+    if text not in ("1", "2", "3", "4", "5", "6"):
+        raise argparse.ArgumentTypeError(f"a die is 1 to 6, not {text!r}")
+    return int(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser for ``python -m backgammon`` and its subcommands."""
+    parser = _Parser(
+        prog="python -m backgammon",
+        description="The backgammon club's rules core from the command line.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    plays = commands.add_parser(
+        "plays",
+        help="every distinct legal play for a position and a roll",
+        description=PLAYS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    source = plays.add_mutually_exclusive_group(required=True)
+    source.add_argument("--position-id", metavar="ID", help="GNU Backgammon position ID")
+    source.add_argument(
+        "--jsonl", action="store_true", help="read positions and dice as JSON lines on stdin"
+    )
+    plays.add_argument(
+        "--dice", nargs=2, type=_die, metavar=("D1", "D2"), help="the roll, e.g. --dice 6 5"
+    )
+    plays.set_defaults(handler=_plays)
+
+    check = commands.add_parser(
+        "verify-dice",
+        help="recompute every roll of a revealed dice record",
+        description=VERIFY_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    check.add_argument("file", metavar="FILE", help="the record as JSON, or - for stdin")
+    check.set_defaults(handler=_verify_dice)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "plays" and args.position_id is not None and args.dice is None:
+        parser.error("plays: --position-id needs --dice D1 D2")
+    if args.command == "plays" and args.jsonl and args.dice is not None:
+        parser.error("plays: --dice goes with --position-id; with --jsonl each line has dice")
+    try:
+        return args.handler(args, sys.stdin, sys.stdout)
+    except BadInput as exc:
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def _results(position_text: str, dice: tuple[int, int]) -> list[tuple[str, str]]:
+    """(notation, result position ID) of each distinct play, sorted by position ID."""
+    position = position_from_id(position_text)
+    plays = legal_plays(position, dice)
+    if not plays:
+        return [("", position_id(position))]
+    rows = ((format_play(play.steps), position_id(play.result)) for play in plays)
+    return sorted(rows, key=lambda row: (row[1], row[0]))
+
+
+def _plays(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    if args.jsonl:
+        return _plays_jsonl(stdin, stdout)
+    try:
+        rows = _results(args.position_id, tuple(args.dice))
+    except BackgammonError as exc:
+        raise BadInput(str(exc)) from exc
+    stdout.writelines(f"{notation}\t{result}\n" for notation, result in rows)
+    return 0
+
+
+def _plays_jsonl(stdin: TextIO, stdout: TextIO) -> int:
+    status = 0
+    for number, line in enumerate(stdin, start=1):
+        if not line.strip():
+            continue
+        try:
+            position_text, dice = _read_request(line)
+            answer: dict[str, Any] = {
+                "position_id": position_text,
+                "dice": list(dice),
+                "results": [result for _, result in _results(position_text, dice)],
+            }
+        except (BadInput, BackgammonError) as exc:
+            answer = {"line": number, "error": str(exc)}
+            status = EXIT_BAD_INPUT
+        stdout.write(json.dumps(answer) + "\n")
+    return status
+
+
+def _read_request(line: str) -> tuple[str, tuple[int, int]]:
+    try:
+        request = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"not JSON: {exc}") from exc
+    if not isinstance(request, dict):
+        raise BadInput('expected an object {"position_id": ..., "dice": [d1, d2]}')
+    position_text = request.get("position_id")
+    dice = request.get("dice")
+    if not isinstance(position_text, str):
+        raise BadInput("position_id must be a string")
+    if not (
+        isinstance(dice, list)
+        and len(dice) == 2
+        and all(type(d) is int and 1 <= d <= 6 for d in dice)
+    ):
+        raise BadInput("dice must be a list of two numbers from 1 to 6")
+    return position_text, (dice[0], dice[1])
+
+
+def _verify_dice(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    try:
+        if args.file == "-":
+            record = json.load(stdin)
+        else:
+            with open(args.file, encoding="utf-8") as handle:
+                record = json.load(handle)
+    except OSError as exc:
+        raise BadInput(f"cannot read {args.file}: {exc.strerror}") from exc
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BadInput(f"{args.file} is not JSON: {exc}") from exc
+    try:
+        verify(record)
+    except DiceMismatch as exc:
+        stdout.write(f"MISMATCH: {exc}\n")
+        return EXIT_MISMATCH
+    except ValueError as exc:
+        raise BadInput(f"{args.file}: {exc}") from exc
+    stdout.write(f"OK: {len(record['rolls'])} rolls follow from the seeds\n")
+    return 0

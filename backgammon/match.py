@@ -1,0 +1,163 @@
+"""A match to N points, or a money session, as an immutable score keeper.
+
+``MatchState`` knows the score and which game comes next; it decides the options of
+each game (``next_game_options``): the Crawford game (P2) and the match-play
+restrictions (P3) are applied here, so ``Game`` only plays what it is told.
+Side 0 and side 1 are the match's first and second player for the whole match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from backgammon.game import Game, GameOptions, Phase, Result
+from backgammon.gnubg_ids import GameState, MatchKey, Resignation
+
+MATCH_CUBE_MAX = 64
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """Score and stage of a match (``length`` >= 1, P1) or money session (``length`` 0).
+
+    ``options`` are the session's settings; in a match they are stored with automatic
+    doubles, beavers and the Jacoby rule off whatever was asked (P3), and a cube
+    maximum of 64 unless another is set (C1). ``crawford`` is true while the next game
+    to play is the Crawford game; ``post_crawford`` once it has been played. ``games``
+    counts the games applied.
+    """
+
+    length: int = 0
+    options: GameOptions = field(default_factory=GameOptions)
+    score: tuple[int, int] = (0, 0)
+    crawford: bool = False
+    post_crawford: bool = False
+    games: int = 0
+
+    def __post_init__(self) -> None:
+        if self.length < 0:
+            raise ValueError("a match is to 1 point or more; 0 is a money session")
+        if len(self.options.holders) != 1:
+            raise ValueError("a match or money session has exactly one cube")
+        if self.length:
+            match_options = replace(
+                self.options,
+                jacoby=False,
+                beavers=False,
+                automatic_doubles=0,
+                cube_max=self.options.cube_max or MATCH_CUBE_MAX,
+            )
+            object.__setattr__(self, "options", match_options)
+
+    @property
+    def money(self) -> bool:
+        """A money session: no target, points accumulate (P4)."""
+        return self.length == 0
+
+    @property
+    def winner(self) -> int | None:
+        """The side that reached the target (P1); never set in a money session."""
+        if self.money:
+            return None
+        for side in (0, 1):
+            if self.score[side] >= self.length:
+                return side
+        return None
+
+    @property
+    def over(self) -> bool:
+        """A side has won the match."""
+        return self.winner is not None
+
+    def next_game_options(self) -> GameOptions:
+        """The options of the next game: the session's, and whether it is the Crawford
+        game (P2)."""
+        return replace(self.options, crawford=self.crawford)
+
+    def apply_game(self, points: int) -> MatchState:
+        """The state after a game that gave ``points``, signed from side 0's view
+        (``Game.points_for(0)``): positive, side 0 scores them; negative, side 1 does.
+
+        The first game after a side reaches exactly N-1 is the Crawford game; the games
+        after it are post-Crawford and use the cube again (P2).
+        """
+        if self.over:
+            raise ValueError("the match is already over")
+        if points == 0:
+            raise ValueError("a finished game gives the winner at least one point")
+        side = 0 if points > 0 else 1
+        score = list(self.score)
+        score[side] += abs(points)
+        post = self.post_crawford or self.crawford
+        crawford = not post and score[side] == self.length - 1
+        return replace(
+            self,
+            score=(score[0], score[1]),
+            crawford=crawford,
+            post_crawford=post,
+            games=self.games + 1,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe; ``from_dict`` gives back an equal state."""
+        return {
+            "length": self.length,
+            "options": self.options.to_dict(),
+            "score": list(self.score),
+            "crawford": self.crawford,
+            "post_crawford": self.post_crawford,
+            "games": self.games,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MatchState:
+        """The state ``to_dict`` wrote."""
+        return cls(
+            length=data["length"],
+            options=GameOptions.from_dict(data["options"]),
+            score=(data["score"][0], data["score"][1]),
+            crawford=data["crawford"],
+            post_crawford=data["post_crawford"],
+            games=data["games"],
+        )
+
+
+_GAME_STATES = {
+    Result.SINGLE: GameState.OVER,
+    Result.GAMMON: GameState.OVER,
+    Result.BACKGAMMON: GameState.OVER,
+    Result.RESIGNED: GameState.RESIGNED,
+    Result.PASSED: GameState.DROPPED,
+}
+_RESIGNATIONS = {
+    Result.SINGLE: Resignation.SINGLE,
+    Result.GAMMON: Resignation.GAMMON,
+    Result.BACKGAMMON: Resignation.BACKGAMMON,
+}
+
+
+def match_key(match: MatchState, game: Game) -> MatchKey:
+    """GNU Backgammon's match ID fields for ``game``, played at ``match``'s score.
+
+    ``match`` is the state before this game (its score is the score the game started
+    at). ``dice_owner`` is the side whose turn it is (gnubg's ``fMove``) and ``turn``
+    the side that must act (``fTurn``: the doubled side while a double waits, the
+    offered side while a resignation does).
+    """
+    cube = game.cube
+    offered = game.phase is Phase.RESIGN_OFFERED
+    return MatchKey(
+        cube_value=cube.value,
+        cube_owner=cube.owner,
+        dice_owner=game.on_roll,
+        crawford=game.options.crawford,
+        game_state=_GAME_STATES[game.result] if game.over else GameState.PLAYING,
+        turn=game.on_roll if game.turn is None else game.turn,
+        double_offered=game.phase is Phase.TAKE_OR_PASS,
+        resignation=_RESIGNATIONS[game.resignation] if offered else Resignation.NONE,
+        dice=game.dice or (0, 0),
+        match_length=match.length,
+        score=match.score,
+        jacoby=game.options.jacoby or not match.money,
+    )

@@ -1,0 +1,136 @@
+"""10,000 random games through the whole ``Game`` API, each ending with a valid score.
+
+Random legal plays, random cube actions and resignations, over money games, match
+games, Crawford games and multiple-cube chouette games. Every roll costs a search
+for the legal plays, so most games are played at a brisk pace (doubles, passes and
+resignations are frequent and the games short); one game in ten is played at a
+slow pace, mostly to the last checker, so that bearing off and gammons are covered.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from backgammon.cube import CubeState
+from backgammon.game import Game, GameOptions, Phase, Result
+
+GAMES = 10_000
+
+OPTION_SETS = (
+    GameOptions(cube_max=64),
+    GameOptions(jacoby=True, beavers=True, automatic_doubles=1),
+    GameOptions(backgammon_value=2, cube_max=8),
+    GameOptions(crawford=True, cube_max=64),
+    GameOptions(holders=("ann", "bob", "cat"), jacoby=True, beavers=True),
+)
+_RESIGNS = (Result.SINGLE, Result.GAMMON, Result.BACKGAMMON)
+
+
+@dataclass(frozen=True)
+class Pace:
+    """Chances of each decision: to resign (per turn), to double, to take, to beaver."""
+
+    resign: float
+    double: float
+    take: float
+    beaver: float = 0.1
+
+
+BRISK = Pace(resign=0.06, double=0.3, take=0.5)
+SLOW = Pace(resign=0.004, double=0.03, take=0.8)
+
+
+def opening_rolls(rng: random.Random) -> list[tuple[int, int]]:
+    """Opening rolls as the dice stream gives them: ties, then one non-tie."""
+    rolls = [(rng.randint(1, 6), rng.randint(1, 6))]
+    while rolls[-1][0] == rolls[-1][1]:
+        rolls.append((rng.randint(1, 6), rng.randint(1, 6)))
+    return rolls
+
+
+def random_game(
+    rng: random.Random, options: GameOptions, pace: Pace = BRISK, until_over: bool = True
+) -> Game:
+    """A game of random legal actions: plays, doubles, answers and resignations
+    (``until_over`` False: it may also stop at any point, unfinished)."""
+    game = Game.start(options, opening_rolls(rng))
+    while not game.over:
+        if not until_over and rng.random() < 0.02:
+            break
+        phase = game.phase
+        chance = rng.random()
+        if phase is Phase.ROLL:
+            holders = [c.holder for c in game.contracts if c.can_offer(game.on_roll)]
+            cube = options.cube_allowed and not options.crawford and not game.doubled
+            if chance < pace.resign:
+                game = game.resign(rng.choice(_RESIGNS))
+            elif chance < pace.resign + pace.double and cube and holders:
+                game = game.double(rng.sample(holders, rng.randint(1, len(holders))))
+            else:
+                game = game.roll((rng.randint(1, 6), rng.randint(1, 6)))
+        elif phase is Phase.MOVE:
+            if chance < pace.resign / 4:
+                game = game.resign(rng.choice(_RESIGNS))
+            else:
+                game = game.play(rng.choice(game.legal_plays()))
+        elif phase is Phase.TAKE_OR_PASS:
+            contract = rng.choice([c for c in game.contracts if c.pending is not None])
+            room = contract.max_value is None or contract.max_value >= contract.value * 4
+            if options.beavers and not contract.beavered and room and chance < pace.beaver:
+                game = game.beaver(contract.holder)
+            elif chance < pace.take:
+                game = game.take(contract.holder)
+            else:
+                game = game.pass_(contract.holder)
+        else:
+            game = game.accept_resign() if chance < 0.5 else game.reject_resign()
+    return game
+
+
+def check_score(game: Game) -> None:
+    """The ending is one the rules allow, and every contract's points agree with it."""
+    assert game.phase is Phase.OVER and game.winner in (0, 1) and game.turn is None
+    points = game.points_by_holder()
+    assert sum(points.values()) == game.points_for(0) == -game.points_for(1)
+    if game.result in (Result.SINGLE, Result.GAMMON, Result.BACKGAMMON):
+        assert sum(game.position_for(game.winner).player) == 0
+    if game.result is Result.PASSED:
+        assert all(c.state is CubeState.PASSED for c in game.contracts)
+    kind = game.resignation if game.result is Result.RESIGNED else game.result
+    for contract in game.contracts:
+        value, got = contract.value, points[contract.holder]
+        assert contract.pending is None
+        if contract.state is CubeState.PASSED:
+            assert got == (value if contract.passer == 1 else -value)
+            continue
+        won = got if game.winner == 0 else -got
+        assert won in (value, 2 * value, 3 * value)
+        multiplier = {Result.SINGLE: 1, Result.GAMMON: 2}.get(kind, game.options.backgammon_value)
+        if game.options.jacoby and not contract.turned:
+            multiplier = 1
+        assert won == value * multiplier
+
+
+@pytest.mark.slow
+def test_selfplay_random_games_end_with_valid_scores() -> None:
+    ends = set()
+    for seed in range(GAMES):
+        rng = random.Random(seed)
+        pace = SLOW if seed % 10 == 0 else BRISK
+        game = random_game(rng, OPTION_SETS[seed % len(OPTION_SETS)], pace)
+        try:
+            check_score(game)
+        except AssertionError as exc:
+            raise AssertionError(f"game {seed}: {exc}") from exc
+        ends.add(game.result)
+    assert ends == set(Result)
+
+
+def test_selfplay_games_replay_and_serialize_equal() -> None:
+    for seed in range(30):
+        game = random_game(random.Random(seed), OPTION_SETS[seed % len(OPTION_SETS)])
+        assert Game.replay(game.options, game.opening, game.history) == game
+        assert Game.from_dict(game.to_dict()) == game

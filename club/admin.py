@@ -25,6 +25,32 @@ from club.models import (
 )
 
 
+class AppendOnly:
+    """Rows are added (through a service), never changed or deleted in the admin."""
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+
+class ReadOnly(AppendOnly):
+    """Rows are looked at, never added to, changed or deleted in the admin."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
+    """The ledger can be looked at, never added to, changed or deleted in the admin."""
+
+
 class PlayerCreationForm(forms.ModelForm):
     """Adding a player creates their login too: username, password, display name."""
 
@@ -111,24 +137,13 @@ class MatchResultForm(forms.ModelForm):
 
 
 @admin.register(MatchResult)
-class MatchResultAdmin(admin.ModelAdmin):
+class MatchResultAdmin(AppendOnly, admin.ModelAdmin):
     list_display = ["played_at", "winner", "loser", "length", "rated", "ended_by", "recorded_by"]
     list_filter = ["rated", "ended_by"]
     search_fields = ["winner__display_name", "loser__display_name"]
     date_hierarchy = "played_at"
     form = MatchResultForm
     actions = ["delete_and_rebuild"]
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def get_actions(self, request):
-        actions = super().get_actions(request)
-        actions.pop("delete_selected", None)
-        return actions
 
     def save_form(self, request, form, change):
         """Record through the service, so both players' ratings change at once."""
@@ -167,54 +182,23 @@ class MatchResultAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(admin.ModelAdmin):
+class RatingChangeAdmin(ReadOnlyAdmin):
     """The rating history, derived from the results: looked at, never edited."""
 
     list_display = ["result", "player", "rating_before", "change", "rating_after", "k"]
     search_fields = ["player__display_name", "player__user__username"]
     list_select_related = ["result__winner", "result__loser", "player"]
 
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 # The ledger ---------------------------------------------------------------------------
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """The ledger can be looked at, never added to, changed or deleted in the admin."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class LegInline(admin.TabularInline):
+class LegInline(ReadOnly, admin.TabularInline):
     model = Leg
     fields = ["account", "amount"]
     readonly_fields = ["account", "amount"]
     extra = 0
     can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Transaction)
@@ -336,7 +320,7 @@ class PaymentForm(forms.ModelForm):
 
 
 @admin.register(Payment)
-class PaymentAdmin(admin.ModelAdmin):
+class PaymentAdmin(AppendOnly, admin.ModelAdmin):
     """Record a payment (through ``payment_record``) and list the payments made."""
 
     form = PaymentForm
@@ -366,17 +350,6 @@ class PaymentAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         return ["at", "memo", "posted_by"] if obj else []
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def get_actions(self, request):
-        actions = super().get_actions(request)
-        actions.pop("delete_selected", None)
-        return actions
 
     def save_form(self, request, form, change):
         data = form.cleaned_data

@@ -11,8 +11,6 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = Path(settings.VAR_DIR) / "screenshots"
 
@@ -21,6 +19,9 @@ SCREENSHOTS = Path(settings.VAR_DIR) / "screenshots"
 def browser():
     from playwright.sync_api import sync_playwright
 
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the tests
+    # make beside it are still synchronous, so Django's async guard must stand aside.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM,
@@ -36,6 +37,7 @@ def browser():
         )
         yield browser
         browser.close()
+    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
 @pytest.fixture

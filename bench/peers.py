@@ -336,7 +336,7 @@ def pygammon_peers(cases: Sequence[Case], seed: int) -> list[Peer]:
             "pygammon get_max_move_count",
             PYTHON,
             run,
-            lambda i, ref: run(i) == ref.dice,
+            lambda i, ref: games[i].get_max_move_count() == ref.dice,
             "dice to play only (no generator)",
         )
     ]
@@ -410,6 +410,6 @@ LIBRARIES = [
         "willse-backgammon",
         PYTHON,
         willse_peers,
-        "optional, drags in arcade and pandas: pip install willse-backgammon==0.0.2",
+        "optional: pip install willse-backgammon==0.0.2",
     ),
 ]

@@ -4,7 +4,8 @@
 
 Times each generator (ours; GNU Backgammon's, bgsage's and OpenSpiel's in C/C++; the
 pure-Python ones on PyPI, through the adapters in bench/peers.py) on the same
-reproducible positions and rolls, checks each one's answers against ours, and prints one
+reproducible positions and rolls (OpenSpiel, which cannot be set up, on positions of its
+own games), checks each one's answers against ours, and prints one
 table: positions per second, the ratio to ours, the agreement with ours; then whether
 the issue's targets are met, the time for G random self-play games with ours, and peak
 memory. Progress goes to stderr. See bench/README.md for what the numbers mean.
@@ -13,12 +14,15 @@ memory. Progress goes to stderr. See bench/README.md for what the numbers mean.
 from __future__ import annotations
 
 import argparse
+import gc
+import math
 import random
 import resource
+import statistics
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,7 +37,8 @@ from backgammon.variants import START
 
 OURS = "this project (legal_plays)"
 SLOW_PASS = 5.0  # seconds: a generator slower than this gets one timed pass, not more
-CACHE_SUSPECT = 0.75  # a later pass this much faster than the first: answers are cached
+CHUNK = 250  # cases timed at a stretch, by each generator in turn
+CACHE_SUSPECT = 0.75  # later passes this much faster than the first, next to the others': cached
 
 
 def _progress(label: str, done: int, total: int) -> None:
@@ -113,30 +118,62 @@ def make_cases(n: int, seed: int) -> list[Case]:
 # --- timing and checking ------------------------------------------------------------
 
 
-def time_per_case(
-    label: str, run: Callable[[int], object], total: int, rounds: int
-) -> tuple[float, bool]:
-    """Seconds per case for ``run(i)`` over all cases, after warming up on 100 of them: the
-    best of ``rounds`` passes (one pass only when a pass takes over SLOW_PASS seconds).
+def time_in_turns(generators: Sequence[Peer], total: int, rounds: int) -> list[tuple[float, bool]]:
+    """Seconds per case of each generator over all its cases, after a warm-up on 100.
 
-    A generator whose later passes run much faster than its first one is remembering
-    answers (a cache) rather than finding them: then the first pass is kept, and the
-    second value returned is True.
+    The cases are taken in chunks of CHUNK, each chunk by every generator in turn, and
+    all of it ``rounds`` times; a generator's time is the sum over the chunks of its
+    fastest time on each. So a change in the load of the machine (shared with other work)
+    falls on all generators alike, and a passing one is filtered out. A generator whose
+    first pass takes over SLOW_PASS seconds gets no more.
+
+    A generator that remembers answers (a cache) rather than finding them runs its later
+    passes much faster than its first. Every generator's first pass is a little slower
+    (cold memory), and all of them are when the machine was busier then, so the test is
+    relative: a generator whose first pass stands out from the others' by more than
+    CACHE_SUSPECT (chunk by chunk, the median) is reported at its first pass, and the flag
+    returned with it is True.
     """
-    for i in range(min(100, total)):
-        run(i)
-    passes: list[float] = []
+    totals = [peer.own_cases or total for peer in generators]
+    for peer, n in zip(generators, totals, strict=True):
+        for i in range(min(100, n)):
+            peer.run(i)
+    # Every generator's boards, built beforehand, are out of the garbage collector's sight:
+    # otherwise each full collection during a pass would walk all of them, and a generator
+    # that allocates more would pay for the others' data.
+    gc.collect()
+    gc.freeze()
+    first = [[0.0] * math.ceil(n / CHUNK) for n in totals]
+    fastest = [[math.inf] * math.ceil(n / CHUNK) for n in totals]
+    active = range(len(generators))
     for round_ in range(rounds):
-        start = time.perf_counter()
-        for chunk in range(0, total, 250):
-            for i in range(chunk, min(chunk + 250, total)):
-                run(i)
-            _progress(f"{label} (pass {round_ + 1})", min(chunk + 250, total), total)
-        passes.append(time.perf_counter() - start)
-        if passes[-1] > SLOW_PASS:
-            break
-    cached = min(passes) < CACHE_SUSPECT * passes[0]
-    return (passes[0] if cached else min(passes)) / total, cached
+        for chunk, start in enumerate(range(0, max(totals), CHUNK)):
+            for g in active:
+                run, stop = generators[g].run, min(start + CHUNK, totals[g])
+                if start >= stop:
+                    continue
+                began = time.perf_counter()
+                for i in range(start, stop):
+                    run(i)
+                seconds = time.perf_counter() - began
+                fastest[g][chunk] = min(fastest[g][chunk], seconds)
+                if round_ == 0:
+                    first[g][chunk] = seconds
+            done = min(start + CHUNK, max(totals))
+            _progress(f"timing, pass {round_ + 1} of {rounds}", done, max(totals))
+        active = [g for g in active if sum(first[g]) <= SLOW_PASS]
+    gc.unfreeze()
+    slowdown = [
+        statistics.median(once / best for once, best in zip(firsts, bests, strict=True))
+        for firsts, bests in zip(first, fastest, strict=True)
+    ]
+    repeated = [slowdown[g] for g in active]  # those timed more than once
+    usual = statistics.median(repeated) if repeated else 1.0
+    timings = []
+    for g, n in enumerate(totals):
+        cached = slowdown[g] > usual / CACHE_SUSPECT
+        timings.append(((sum(first[g]) if cached else sum(fastest[g])) / n, cached))
+    return timings
 
 
 def reference(case: Case) -> Reference:
@@ -189,31 +226,29 @@ class Row:
 
 
 def measure(cases: Sequence[Case], seed: int, rounds: int, sample: Sequence[int]) -> list[Row]:
-    """One row for ours, then one per peer (or per missing library)."""
-    refs = {i: reference(cases[i]) for i in sample}
-    ours = Row(OURS, PYTHON, compares="the reference")
-    seconds, ours.cached = time_per_case(
-        "ours", lambda i: legal_plays(*cases[i]), len(cases), rounds
-    )
-    ours.rate = 1 / seconds
-    rows = [ours]
+    """One row for ours, then one per peer (or per library missing)."""
+    ours = Peer(OURS, PYTHON, lambda i: legal_plays(*cases[i]), None, "the reference")
+    rows = [Row(OURS, PYTHON, compares=ours.compares)]
+    generators = [ours]
     for library in peers.LIBRARIES:
         try:
             found = library.build(cases, seed)
         except ImportError:
-            missing = f"not installed ({library.install})"
+            missing = f"not installed; {library.install}"
             rows.append(Row(library.name, library.kind, missing=missing))
             continue
         except Exception as error:  # shown in the table rather than ending the run
             rows.append(Row(library.name, library.kind, missing=f"failed: {error!r}"))
             continue
         for peer in found:
-            total = peer.own_cases or len(cases)
-            row = Row(peer.name, peer.kind, compares=peer.compares)
-            seconds, row.cached = time_per_case(peer.name, peer.run, total, rounds)
-            row.rate = 1 / seconds
-            row.check = check(peer, sample, refs)
-            rows.append(row)
+            rows.append(Row(peer.name, peer.kind, compares=peer.compares))
+            generators.append(peer)
+    timed = [row for row in rows if not row.missing]
+    timings = time_in_turns(generators, len(cases), rounds)
+    refs = {i: reference(cases[i]) for i in sample}
+    for row, peer, (seconds, cached) in zip(timed, generators, timings, strict=True):
+        row.rate, row.cached = 1 / seconds, cached
+        row.check = check(peer, sample, refs)
     return rows
 
 
@@ -236,8 +271,9 @@ def _agreement(row: Row) -> str:
         return "(reference)"
     if row.check is None:
         return "n/a"
-    flag = "" if not row.check.differ else " *"
-    return f"{100 * row.check.rate:.1f}%{flag}"
+    if not row.check.differ:
+        return "100%"
+    return f"{math.floor(10_000 * row.check.rate) / 100:.2f}% *"  # never rounded up to 100
 
 
 def print_table(rows: Sequence[Row], cases: Sequence[Case], sample: Sequence[int]) -> None:
@@ -249,7 +285,11 @@ def print_table(rows: Sequence[Row], cases: Sequence[Case], sample: Sequence[int
             print(f"{row.name:<39}{row.kind:<13}{row.missing}")
         else:
             ratio = f"{row.rate / base:.2f}x"
-            print(f"{row.name:<39}{row.kind:<13}{row.rate:>12,.0f}{ratio:>9}  {_agreement(row)}")
+            cached = "  (first pass kept: later ones much faster, a cache?)" if row.cached else ""
+            print(
+                f"{row.name:<39}{row.kind:<13}{row.rate:>12,.0f}{ratio:>9}  "
+                f"{_agreement(row)}{cached}"
+            )
     print(
         "\nkind: C and C++ are compiled engines called from Python; pure Python is Python "
         "code only.\nvs ours: that rate divided by ours (above 1: faster than ours)."
@@ -270,6 +310,8 @@ def print_table(rows: Sequence[Row], cases: Sequence[Case], sample: Sequence[int
         if row.check.raised:
             verdict += f"; it raised on {row.check.raised}"
         print(f"  {row.name}: {row.compares}: {verdict}")
+    if any(row.check and row.check.differ for row in rows):
+        print("  (positions numbered from 0 as made; the causes are in bench/README.md)")
 
 
 def print_targets(rows: Sequence[Row]) -> None:
@@ -290,14 +332,17 @@ def print_targets(rows: Sequence[Row]) -> None:
             f"ours is {share:.3f} of it: {verdict}"
         )
     python = [row for row in rows[1:] if row.kind == PYTHON]
-    timed = [row for row in python if row.rate]
-    behind = [row.name for row in timed if row.rate and row.rate >= ours.rate]
-    detail = ", ".join(f"{row.name} {ours.rate / row.rate:.2f}x" for row in timed if row.rate)
+    timed = [(row.name, row.rate) for row in python if row.rate]
+    behind = [name for name, rate in timed if rate >= ours.rate]
     verdict = "NOT met, behind " + ", ".join(behind) if behind else "met"
-    print(f"  ahead of every pure-Python peer (ours is {detail} as fast): {verdict}")
-    missing = [row.name for row in python if not row.rate]
-    if missing:
-        print(f"    not counted (not installed): {', '.join(missing)}")
+    if not timed:
+        verdict = "not measured (none installed)"
+    print(f"  ahead of every pure-Python peer: {verdict}")
+    for name, rate in timed:
+        print(f"    ours is {ours.rate / rate:.2f}x as fast as {name}")
+    for row in python:
+        if not row.rate:
+            print(f"    not counted, not installed: {row.name}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -306,7 +351,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=1000, help="self-play games (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument(
-        "--rounds", type=int, default=3, help="timed passes, the best is kept (default 3)"
+        "--rounds", type=int, default=5, help="timed passes, the best kept (default 5)"
     )
     parser.add_argument(
         "--check",
@@ -330,7 +375,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print(
         f"\nLegal-play generation, {len(cases)} positions (seed {args.seed}), "
-        f"best of {max(1, args.rounds)} timed passes"
+        f"best of {max(1, args.rounds)} timed passes, in turns"
     )
     print_table(rows, cases, sample)
     print_targets(rows)

@@ -90,3 +90,30 @@ def test_a_player_cannot_open_someone_elses_statement(page, make_player):
     _log_in(page, "alice")
     response = page.goto("/players/bob/statement/")
     assert response.status == 403
+
+
+def test_staff_settle_up_records_each_payment_until_nobody_owes(page, make_player, screenshot):
+    from decimal import Decimal
+
+    from club import selectors, services
+
+    make_player("director", staff=True)
+    alice, bob, carol = (make_player(n) for n in ("alice", "bob", "carol"))
+    services.ledger_post(
+        legs=[(alice, Decimal("30.00")), (bob, Decimal("-20.00")), (carol, Decimal("-10.00"))],
+        memo="Chouette night",
+        kind="chouette",
+    )
+    _log_in(page, "director")
+    page.goto("/ledger/trial-balance/")
+    screenshot("trial-balance")
+    page.goto("/ledger/settle-up/")
+    screenshot("settle-up")
+    buttons = page.get_by_role("button", name="Record as paid")
+    assert buttons.count() == 2
+    while buttons.count():
+        buttons.first.click()
+        page.wait_for_load_state()
+    assert page.get_by_text("nobody owes anything").is_visible()
+    balances = [selectors.player_balance(player=p) for p in (alice, bob, carol)]
+    assert balances == [Decimal("0.00")] * 3

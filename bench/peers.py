@@ -92,37 +92,19 @@ def gnubg_peers(cases: Sequence[Case], seed: int) -> list[Peer]:
     """GnuBG's C generator alone (``GenerateMoves`` via ctypes) and ``findbestmoves``."""
     import gnubg
 
+    from tests.gnubg_engine import MoveList, generate_moves, gnubg_board
+
     with _c_stdout_to_stderr():
         gnubg.command("set threads 1")
         # Its evaluation cache would answer repeated passes over the same positions from
         # memory (four times faster here): findbestmoves is timed without it.
         gnubg.command("set cache 0")
-    lib = ctypes.CDLL(gnubg._gnubg_ext.__file__)
-    board_type = (ctypes.c_uint * 25) * 2  # TanBoard: [0] side not on roll, [1] on roll
-
-    class MoveList(ctypes.Structure):
-        _fields_ = [
-            ("cMoves", ctypes.c_uint),
-            ("cMaxMoves", ctypes.c_uint),
-            ("cMaxPips", ctypes.c_uint),
-            ("iMoveBest", ctypes.c_int),
-            ("rBestScore", ctypes.c_float),
-            ("amMoves", ctypes.c_void_p),
-        ]
-
-    boards = []
-    for pos, _ in cases:
-        board = board_type()
-        board[0][:] = pos.opponent
-        board[1][:] = pos.player
-        boards.append(board)
+    boards = [gnubg_board(pos) for pos, _ in cases]
     move_list = MoveList()
-    generate = lib.GenerateMoves
-    generate.restype = ctypes.c_int
 
     def c_generator(i: int) -> int:
         dice = cases[i][1]
-        return generate(ctypes.byref(move_list), boards[i], dice[0], dice[1], 0)
+        return generate_moves(ctypes.byref(move_list), boards[i], dice[0], dice[1], 0)
 
     tuples = [(pos.opponent, pos.player) for pos, _ in cases]
     cube = gnubg.cubeinfo()

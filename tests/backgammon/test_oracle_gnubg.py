@@ -7,12 +7,14 @@ Reading gnubg's plays. ``gnubg.findbestmoves`` returns one entry per distinct re
 position, but its move tuples stop at the first checker borne off (gnubg ends a move
 with -1, and off is -1 too), so they cannot tell ``6/off 5/3`` from ``6/off 5/off``.
 So the test calls the engine's exported C functions through ``ctypes``, as gnubg does
-itself: ``GenerateMoves`` (the generator ``FindnSaveBestMoves`` and ``hint`` use, with
-its legality rules and its de-duplication by resulting position), then for each play
-``ApplyMove`` and ``PositionID`` on gnubg's own board. Each play's position key stored
-by ``GenerateMoves`` must give the same ID (``PositionIDFromKey``), and
-``findbestmoves`` must list exactly the same plays, truncated: that proves the struct
-layout below right for this build; any other build fails loudly here, never silently.
+itself (``tests/gnubg_engine.py``, shared with ``bench/peers.py``): ``GenerateMoves``
+(the generator ``FindnSaveBestMoves`` and ``hint`` use, with its legality rules and its
+de-duplication by resulting position), then for each play ``ApplyMove`` and
+``PositionID`` on gnubg's own board. Each play's position key stored by
+``GenerateMoves`` must give the same ID (``PositionIDFromKey``), and ``findbestmoves``
+must list exactly the same plays, truncated: that proves the struct layout in
+``tests/gnubg_engine.py`` right for this build; any other build fails loudly here, never
+silently.
 
 Positions, reproducible from fixed seeds: the opening with all 36 rolls; self-play
 games where each side picks its play at random from our plays, at random from gnubg's,
@@ -48,92 +50,14 @@ from backgammon.gnubg_ids import (
 from backgammon.moves import legal_plays
 from backgammon.position import BAR, Position
 from backgammon.variants import START
+from tests.gnubg_engine import gnubg_plays, lib
 
 SEED = 20240601
 MIN_CASES = 5000
 
 gnubg.command("set threads 1")
 
-# --- gnubg's engine through ctypes ------------------------------------------------
-
-_lib = ctypes.CDLL(gnubg._gnubg_ext.__file__)
-_Board = (ctypes.c_uint * 25) * 2  # TanBoard: [0] side not on roll, [1] side on roll
-_MOVE_SIZE = 1064  # sizeof(move) in this build, checked by test_gnubg_adapter
-_KEY_OFFSET = 32  # after int anMove[8]
-
-
-class _MoveList(ctypes.Structure):
-    _fields_ = [
-        ("cMoves", ctypes.c_uint),
-        ("cMaxMoves", ctypes.c_uint),
-        ("cMaxPips", ctypes.c_uint),
-        ("iMoveBest", ctypes.c_int),
-        ("rBestScore", ctypes.c_float),
-        ("amMoves", ctypes.c_void_p),
-    ]
-
-
-_lib.GenerateMoves.argtypes = [
-    ctypes.POINTER(_MoveList),
-    _Board,
-    ctypes.c_int,
-    ctypes.c_int,
-    ctypes.c_int,
-]
-_lib.ApplyMove.argtypes = [_Board, ctypes.c_int * 8, ctypes.c_int]
-_lib.PositionID.argtypes = [_Board]
-_lib.PositionID.restype = ctypes.c_char_p
-_lib.PositionIDFromKey.argtypes = [ctypes.c_void_p]
-_lib.PositionIDFromKey.restype = ctypes.c_char_p
-
-
-@dataclass(frozen=True)
-class GnubgPlay:
-    """One of gnubg's plays: its move as gnubg stores it and the position it reaches."""
-
-    move: tuple[int, ...]  # from, to, ... 0-based (24 = bar, -1 = off), as in anMove
-    result_id: str  # gnubg's PositionID of the board after ApplyMove, mover on roll
-    key_id: str  # gnubg's PositionIDFromKey of the key GenerateMoves stored
-
-    @property
-    def truncated(self) -> tuple[int, ...]:
-        """The move as ``findbestmoves`` shows it: 1-based, cut at the first -1."""
-        shown = []
-        for value in self.move:
-            if value < 0:
-                break
-            shown.append(value + 1)
-        return tuple(shown)
-
-
-def _gnubg_board(pos: Position) -> _Board:
-    board = _Board()
-    board[0][:] = pos.opponent
-    board[1][:] = pos.player
-    return board
-
-
-def gnubg_plays(pos: Position, dice: tuple[int, int]) -> list[GnubgPlay]:
-    """gnubg's distinct legal plays, in its generation order."""
-    board = _gnubg_board(pos)
-    moves = _MoveList()
-    count = _lib.GenerateMoves(ctypes.byref(moves), board, dice[0], dice[1], 0)
-    plays = []
-    for i in range(count):
-        address = moves.amMoves + i * _MOVE_SIZE
-        raw = list((ctypes.c_int * 8).from_address(address))
-        after = _Board()
-        ctypes.memmove(after, board, ctypes.sizeof(_Board))
-        assert _lib.ApplyMove(after, (ctypes.c_int * 8)(*raw), 1) == 0
-        end = next((j for j in range(0, 8, 2) if raw[j] < 0), 8)
-        plays.append(
-            GnubgPlay(
-                move=tuple(raw[:end]),
-                result_id=_lib.PositionID(after).decode(),
-                key_id=_lib.PositionIDFromKey(address + _KEY_OFFSET).decode(),
-            )
-        )
-    return plays
+# --- gnubg's answers ---------------------------------------------------------------
 
 
 def gnubg_results(pos: Position, dice: tuple[int, int]) -> set[str]:
@@ -443,7 +367,7 @@ def _gnubg_match_from_id(text: str) -> MatchKey | None:
         ctypes.c_int() for _ in range(10)
     )
     refs = [ctypes.byref(v) for v in (turn, resigned, doubled, move, owner, crawford, length)]
-    status = _lib.MatchFromID(
+    status = lib.MatchFromID(
         dice,
         *refs,
         score,

@@ -183,3 +183,34 @@ def test_staff_add_a_player_in_the_admin(client, staff):
     player = Player.objects.get(user__username="gina")
     assert player.display_name == "Gina"
     assert player.user.check_password("s3cret-pw")
+
+
+def test_healthz_503_names_the_database_when_it_is_down(tmp_path):
+    """A real unreachable PostgreSQL, in a separate process with its own settings."""
+    import os
+    import subprocess
+    import sys
+
+    from django.conf import settings as django_settings
+
+    probe = (
+        "from django.test import Client; "
+        "r = Client().get('/healthz'); "
+        "print(r.status_code, r.json()['problems'][0].split(':')[0])"
+    )
+    env = {
+        **os.environ,
+        "DATABASE_URL": "postgres://nobody@127.0.0.1:1/nothing",
+        "VAR_DIR": str(tmp_path),
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
+        "ALLOWED_HOSTS": "testserver",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", probe],
+        cwd=django_settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.stdout.strip().splitlines()[-1] == "503 database", result.stderr[-2000:]

@@ -63,54 +63,44 @@ def test_every_compose_command_exists_in_the_project():
         assert env["CELERY_BROKER_URL"].startswith("redis://")
 
 
-def test_check_deploy_passes_with_production_settings():
+def _manage_in_production(*args: str, **settings: str) -> subprocess.CompletedProcess:
+    """Run ``manage.py`` with the real settings as production has them (no DEBUG)."""
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"DEBUG", "DJANGO_SETTINGS_MODULE"}
+        if key not in {"DEBUG", "SECRET_KEY", "DJANGO_SETTINGS_MODULE"}
     }
-    env.update(
-        DJANGO_SETTINGS_MODULE="club.settings",
-        SECRET_KEY="x" * 20 + "-production-grade-secret-key-with-entropy-8f3a9c",
-        ALLOWED_HOSTS="club.example.org",
-    )
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+    env.update(DJANGO_SETTINGS_MODULE="club.settings", **settings)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
         check=False,
+    )
+
+
+def test_check_deploy_passes_with_production_settings():
+    result = _manage_in_production(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        SECRET_KEY="x" * 20 + "-production-grade-secret-key-with-entropy-8f3a9c",
+        ALLOWED_HOSTS="club.example.org",
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
 
 def test_production_refuses_to_start_without_a_secret_key():
-    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
-    env["DJANGO_SETTINGS_MODULE"] = "club.settings"
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = _manage_in_production("check")
     assert result.returncode != 0
     assert "Set SECRET_KEY" in result.stderr
 
 
 def test_demo_club_is_never_loaded_in_production():
-    env = {k: v for k, v in os.environ.items() if k != "DEBUG"}
-    env.update(DJANGO_SETTINGS_MODULE="club.settings", SECRET_KEY="y" * 60)
-    result = subprocess.run(
-        [sys.executable, "manage.py", "load_demo"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = _manage_in_production("load_demo", SECRET_KEY="y" * 60)
     assert result.returncode != 0
     assert "only loaded with DEBUG on" in result.stderr

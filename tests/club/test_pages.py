@@ -232,3 +232,12 @@ def test_settle_up_page_reports_a_refused_payment(client, club_night, staff):
     )
     assert "must be different" in response.content.decode()
     assert Transaction.objects.count() == before
+
+
+def test_rating_changes_are_shown_signed_with_one_decimal(client, make_player):
+    alice, bob = make_player("alice"), make_player("bob")
+    services.match_result_record(winner=alice, loser=bob, length=5)
+    html = client.get("/players/alice/").content.decode()
+    assert ">+22.4<" in html
+    html = client.get("/players/bob/").content.decode()
+    assert ">-22.4<" in html

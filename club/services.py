@@ -319,30 +319,23 @@ def _rate(result: MatchResult, winner: Player, loser: Player) -> list[RatingChan
         loser_experience=loser.experience,
         length=result.length,
     )
-    changes = [
-        RatingChange(
-            result=result,
-            player=winner,
-            rating_before=winner.rating,
-            change=update.winner_change,
-            rating_after=update.winner_rating,
-            k=update.winner_k,
-            experience_before=winner.experience,
-            experience_after=update.winner_experience,
-        ),
-        RatingChange(
-            result=result,
-            player=loser,
-            rating_before=loser.rating,
-            change=update.loser_change,
-            rating_after=update.loser_rating,
-            k=update.loser_k,
-            experience_before=loser.experience,
-            experience_after=update.loser_experience,
-        ),
-    ]
-    winner.rating, winner.experience = update.winner_rating, update.winner_experience
-    loser.rating, loser.experience = update.loser_rating, update.loser_experience
+    changes = []
+    for side, player in (("winner", winner), ("loser", loser)):
+        rating_after = getattr(update, f"{side}_rating")
+        experience_after = getattr(update, f"{side}_experience")
+        changes.append(
+            RatingChange(
+                result=result,
+                player=player,
+                rating_before=player.rating,
+                change=getattr(update, f"{side}_change"),
+                rating_after=rating_after,
+                k=getattr(update, f"{side}_k"),
+                experience_before=player.experience,
+                experience_after=experience_after,
+            )
+        )
+        player.rating, player.experience = rating_after, experience_after
     return changes
 
 

@@ -68,3 +68,27 @@ class InvalidMatFile(BackgammonError):
 
 class DiceMismatch(BackgammonError):
     """A revealed dice record whose rolls do not follow from its seeds."""
+
+
+class TooFewPlayers(BackgammonError):
+    """A chouette of fewer than three players, to start or to go on (H1, H13)."""
+
+
+class AlreadySeated(BackgammonError):
+    """A player named twice at a chouette, or joining one they already sit at (H13)."""
+
+
+class NotSeated(BackgammonError):
+    """A player who does not sit at the chouette leaving it (H13)."""
+
+
+class InvalidOrder(BackgammonError):
+    """An order entered for a chouette that is not its players (H1)."""
+
+
+class InvalidGameRecord(BackgammonError):
+    """A finished chouette game whose record does not fit its team or the rules (H5-H8)."""
+
+
+class InvalidStake(BackgammonError):
+    """A money stake per point that is not a positive amount in cents (H11, H14)."""

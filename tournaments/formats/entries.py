@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -49,11 +50,11 @@ def check_entries(entries: Sequence[Entry], seeding: Seeding) -> None:
     """Refuse entries no draw can use; say which entry is wrong."""
     if len(entries) < 2:
         raise InvalidEntries("a tournament needs at least two entries")
-    ids = [entry.id for entry in entries]
+    ids = Counter(entry.id for entry in entries)
     for entry in entries:
         if not isinstance(entry.id, str) or not entry.id:
             raise InvalidEntries(f"an entry id must be a non-empty string, not {entry.id!r}")
-        if ids.count(entry.id) > 1:
+        if ids[entry.id] > 1:
             raise InvalidEntries(f"entry {entry.id!r} is entered twice")
         if entry.rating is not None and (
             isinstance(entry.rating, bool)

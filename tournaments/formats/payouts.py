@@ -177,7 +177,7 @@ def payouts(
     """Split ``pool`` by ``table`` among the final ``places``; the amounts sum to ``pool``."""
     pool = money(pool)
     if table.unit is PayoutUnit.AMOUNT:
-        total = sum((line.share for line in table.lines), Decimal(0))
+        total = money(sum((line.share for line in table.lines), Decimal(0)))
         if total != pool:
             raise InvalidPayoutTable(f"the fixed amounts add up to {total}, not the pool {pool}")
     per_place: dict[tuple[Event, int], Fraction] = {}

@@ -265,25 +265,22 @@ class _Builder:
     def drop_bracket(self, bracket: Bracket, drops_by_round: Sequence[Sequence[Slot]]) -> Slot:
         """The survivor of the losers dropped round by round (see the module's layouts)."""
         survivors: list[Slot] = []
-        bracket_round = 0
+        played = 0
+
+        def play(pairs: Iterable[tuple[Slot, Slot]]) -> list[Slot]:
+            nonlocal played
+            played += 1
+            return self.play(bracket, played, pairs)
+
         for drops in drops_by_round:
-            if not survivors and len(drops) == 1:
-                survivors = list(drops)
-                continue
             if not survivors:
-                bracket_round += 1
-                survivors = self.play(bracket, bracket_round, _neighbours(drops))
+                survivors = list(drops) if len(drops) == 1 else play(_neighbours(drops))
                 continue
             while len(survivors) > len(drops):
-                bracket_round += 1
-                survivors = self.play(bracket, bracket_round, _neighbours(survivors))
-            bracket_round += 1
-            survivors = self.play(
-                bracket, bracket_round, zip(survivors, reversed(drops), strict=True)
-            )
+                survivors = play(_neighbours(survivors))
+            survivors = play(zip(survivors, reversed(drops), strict=True))
         while len(survivors) > 1:
-            bracket_round += 1
-            survivors = self.play(bracket, bracket_round, _neighbours(survivors))
+            survivors = play(_neighbours(survivors))
         return survivors[0]
 
     def pool_bracket(self, bracket: Bracket, after_round: int, feeders: Sequence[str]) -> None:
@@ -413,6 +410,8 @@ class Progress:
         self.seed_order = tuple(seed_order)
         self.seed_index = {entry: index for index, entry in enumerate(seed_order)}
         self.results = {p.id: p.winner for p in pairings if p.winner is not None}
+        self.losers = {p.id: p.loser for p in pairings if p.loser is not None}
+        self._pooled: dict[str, tuple[str, ...] | Literal[Open.UNDECIDED]] = {}
 
     def side(self, slot: Slot) -> Side:
         if slot.kind is SlotKind.SEED:
@@ -436,17 +435,18 @@ class Progress:
         return second if first is None else first if second is None else UNDECIDED
 
     def loser(self, node: Node) -> Side:
-        if node.id not in self.results:
-            return UNDECIDED
-        first, second = self.players(node)
-        return second if self.results[node.id] == first else first
+        return self.losers.get(node.id, UNDECIDED)
 
     def pooled(self, pool: Pool) -> tuple[str, ...] | Literal[Open.UNDECIDED]:
-        losers = [self.loser(self.nodes[feeder]) for feeder in pool.feeders]
-        known = [loser for loser in losers if isinstance(loser, str)]
-        if len(known) < len(losers):
-            return UNDECIDED
-        return tuple(sorted(known, key=self.seed_index.__getitem__))
+        """The pool's entries by seed, once every feeder has its loser."""
+        if pool.bracket.value not in self._pooled:
+            known = [self.losers[feeder] for feeder in pool.feeders if feeder in self.losers]
+            self._pooled[pool.bracket.value] = (
+                tuple(sorted(known, key=self.seed_index.__getitem__))
+                if len(known) == len(pool.feeders)
+                else UNDECIDED
+            )
+        return self._pooled[pool.bracket.value]
 
     def needed(self, node: Node) -> bool | Literal[Open.UNDECIDED]:
         """Whether the node is played: always, but for a reset, only after an upset."""

@@ -51,6 +51,14 @@ def test_double_elimination_played_out(count: int, reset: bool) -> None:
         out_after_one = {entry for entry, lost in losses.items() if lost == 1} - {champion}
         assert out_after_one == (set() if reset or not upset else {winners_champion})
         assert len(losses) + (champion not in losses) == count
+        if count >= 5:
+            # Drops meet the survivors in reverse order: no rematch in losers' round 2.
+            for pairing in tournament.pairings:
+                if pairing.bracket is Bracket.LOSERS and pairing.bracket_round == 2:
+                    earlier = {
+                        frozenset(p.players) for p in tournament.pairings if p.round < pairing.round
+                    }
+                    assert pairing.bye or frozenset(pairing.players) not in earlier
         check_places(tournament)
         places = tournament.final_places()
         assert {fp.event for fp in places} == {Event.MAIN}

@@ -55,12 +55,17 @@ def test_drawing_twice_is_refused() -> None:
 
 def test_rounds_start_only_after_the_draw_and_after_the_last_round() -> None:
     undrawn = Tournament(format=SingleElimination(), entries=field(8))
+    assert not undrawn.next_round_ready
     with pytest.raises(NotDrawn):
         undrawn.start_round()
+    assert undrawn.draw().next_round_ready
     started = undrawn.draw().start_round()
+    assert not started.next_round_ready
     with pytest.raises(RoundNotComplete, match="main-1-1"):
         started.start_round()
+    assert play_round(undrawn.draw(), random_winner(random.Random(0))).next_round_ready
     finished = play_out(undrawn.draw(), random_winner(random.Random(0)))
+    assert not finished.next_round_ready
     with pytest.raises(TournamentComplete):
         finished.start_round()
 
@@ -135,6 +140,15 @@ def test_bad_options_are_refused() -> None:
     ]:
         with pytest.raises(InvalidOptions):
             Tournament(format=options, entries=field(8))
+
+
+def test_formats_carry_the_names_the_api_shows() -> None:
+    assert [options.kind.value for options in ALL_FORMATS] == [
+        "single_elimination",
+        "double_elimination",
+        "swiss",
+        "round_robin",
+    ]
 
 
 def test_every_refusal_is_a_tournament_error() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from tournaments.formats.errors import InvalidState, NotInPairing, PairingFinished
 
@@ -109,26 +109,14 @@ class Pairing:
         return replace(self, winner=winner)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "round": self.round,
-            "bracket": self.bracket.value,
-            "bracket_round": self.bracket_round,
-            "position": self.position,
-            "players": list(self.players),
-            "winner": self.winner,
-        }
+        return {**location_to_dict(self), "players": list(self.players), "winner": self.winner}
 
     @classmethod
     def from_dict(cls, data: Any) -> Pairing:
         try:
             players = tuple(data["players"])
             pairing = cls(
-                id=data["id"],
-                round=data["round"],
-                bracket=Bracket(data["bracket"]),
-                bracket_round=data["bracket_round"],
-                position=data["position"],
+                **location_from_dict(data),
                 players=(players[0],) if len(players) == 1 else (players[0], players[1]),
                 winner=data["winner"],
             )
@@ -143,6 +131,42 @@ class Pairing:
 
 def pairing_id(bracket: Bracket, bracket_round: int, position: int) -> str:
     return f"{bracket.value}-{bracket_round}-{position}"
+
+
+class Located(Protocol):
+    """Where a pairing or a plan's node is in the tournament."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def bracket(self) -> Bracket: ...
+    @property
+    def bracket_round(self) -> int: ...
+    @property
+    def position(self) -> int: ...
+
+
+def location_to_dict(item: Located) -> dict[str, Any]:
+    return {
+        "id": item.id,
+        "round": item.round,
+        "bracket": item.bracket.value,
+        "bracket_round": item.bracket_round,
+        "position": item.position,
+    }
+
+
+def location_from_dict(data: Any) -> dict[str, Any]:
+    """The location a ``location_to_dict`` wrote, as keyword arguments."""
+    return {
+        "id": data["id"],
+        "round": data["round"],
+        "bracket": Bracket(data["bracket"]),
+        "bracket_round": data["bracket_round"],
+        "position": data["position"],
+    }
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,13 @@ from typing import Any, Literal
 
 from tournaments.formats.errors import InvalidOptions, InvalidState
 from tournaments.formats.options import DoubleElimination, SingleElimination
-from tournaments.formats.pairings import Bracket, Pairing, pairing_id
+from tournaments.formats.pairings import (
+    Bracket,
+    Pairing,
+    location_from_dict,
+    location_to_dict,
+    pairing_id,
+)
 
 
 class SlotKind(StrEnum):
@@ -81,11 +87,7 @@ class Node:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "id": self.id,
-            "round": self.round,
-            "bracket": self.bracket.value,
-            "bracket_round": self.bracket_round,
-            "position": self.position,
+            **location_to_dict(self),
             "sides": [side.to_dict() for side in self.sides],
             "reset": self.reset,
         }
@@ -93,15 +95,7 @@ class Node:
     @classmethod
     def from_dict(cls, data: Any) -> Node:
         first, second = (Slot.from_dict(side) for side in data["sides"])
-        return cls(
-            id=data["id"],
-            round=data["round"],
-            bracket=Bracket(data["bracket"]),
-            bracket_round=data["bracket_round"],
-            position=data["position"],
-            sides=(first, second),
-            reset=data["reset"],
-        )
+        return cls(**location_from_dict(data), sides=(first, second), reset=data["reset"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,10 +129,6 @@ class Plan:
 
     nodes: tuple[Node, ...]
     pools: tuple[Pool, ...] = ()
-
-    @property
-    def rounds(self) -> int:
-        return max(node.round for node in self.nodes)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -315,17 +315,13 @@ def single_elimination_plan(entries: int, options: SingleElimination) -> Plan:
     last_main_round = len(main)
     consolation = options.consolation_through_round
     if consolation:
-        if consolation >= last_main_round:
-            raise InvalidOptions(
-                f"with {entries} entries the main bracket has {last_main_round} rounds: "
-                f"a consolation takes the losers of rounds 1 to {last_main_round - 1} at most"
-            )
+        _check_before_final("consolation", consolation, entries, last_main_round)
         if consolation == 1:
             losers = [slot.ref for slot in main[0] if builder.loser(slot) != NOBODY]
             if len(losers) < 2:
                 raise InvalidOptions(
-                    f"with {entries} entries only {len(losers)} player loses in the first "
-                    "round: a consolation needs two"
+                    f"with {entries} entries the first round has one match: a consolation "
+                    "for its loser alone cannot be held"
                 )
             builder.pool_bracket(Bracket.CONSOLATION, 1, losers)
         else:
@@ -335,11 +331,7 @@ def single_elimination_plan(entries: int, options: SingleElimination) -> Plan:
             )
     last_chance = options.last_chance_after_round
     if last_chance:
-        if last_chance >= last_main_round:
-            raise InvalidOptions(
-                f"with {entries} entries the main bracket has {last_main_round} rounds: "
-                f"a last chance is drawn after round {last_main_round - 1} at the latest"
-            )
+        _check_before_final("last chance", last_chance, entries, last_main_round)
         routed = builder.routed_losers()
         knocked_out = [
             node.id
@@ -348,11 +340,22 @@ def single_elimination_plan(entries: int, options: SingleElimination) -> Plan:
         ]
         if len(knocked_out) < 2:
             raise InvalidOptions(
-                f"only {len(knocked_out)} player is knocked out by round {last_chance}: "
+                f"fewer than two entries are out of every bracket by round {last_chance}: "
                 "a last chance needs two"
             )
         builder.pool_bracket(Bracket.LAST_CHANCE, last_chance, knocked_out)
     return builder.plan()
+
+
+def _check_before_final(bracket: str, last_round: int, entries: int, main_rounds: int) -> None:
+    """A consolation or last chance works with the rounds before the main final."""
+    if main_rounds == 1:
+        raise InvalidOptions(f"with {entries} entries there is only the final: no {bracket}")
+    if last_round >= main_rounds:
+        raise InvalidOptions(
+            f"with {entries} entries the main bracket has {main_rounds} rounds: a {bracket} "
+            f"goes up to round {main_rounds - 1} at the latest, not {last_round}"
+        )
 
 
 def double_elimination_plan(entries: int, options: DoubleElimination) -> Plan:

@@ -38,32 +38,22 @@ def swiss_round(
     def allowed(first: str, second: str) -> bool:
         return not record.met(first, second)
 
-    bye: str | None = None
+    tables: list[tuple[str] | tuple[str, str]] = []
     if len(ranking) % 2:
         bye = _bye(ranking, record, allowed)
         ranking.remove(bye)
-    pairs = _pair(ranking, record, allowed)
-    pairings = [
+        tables.append((bye,))
+    tables[:0] = _pair(ranking, record, allowed)
+    return tuple(
         Pairing.new(
             round=number,
             bracket=Bracket.MAIN,
             bracket_round=number,
             position=position,
-            players=pair,
+            players=players,
         )
-        for position, pair in enumerate(pairs, 1)
-    ]
-    if bye is not None:
-        pairings.append(
-            Pairing.new(
-                round=number,
-                bracket=Bracket.MAIN,
-                bracket_round=number,
-                position=len(pairings) + 1,
-                players=(bye,),
-            )
-        )
-    return tuple(pairings)
+        for position, players in enumerate(tables, 1)
+    )
 
 
 def _bye(ranking: list[str], record: Record, allowed: Allowed) -> str:
@@ -92,22 +82,16 @@ def _pair(ranking: list[str], record: Record, allowed: Allowed) -> list[tuple[st
     while remaining:
         player, others = remaining[0], remaining[1:]
         candidates = _preference(player, others, record)
-        choice: tuple[str, list[str], int] | None = None
-        for rematch in (False, True):
-            for candidate in candidates:
-                if allowed(player, candidate) == rematch:
-                    continue
-                rest = [other for other in others if other != candidate]
-                rest_pairs = maximum_matching_size(rest, allowed)
-                if rest_pairs == clean_pairs - (0 if rematch else 1):
-                    choice = (candidate, rest, rest_pairs)
-                    break
-            if choice is not None:
+        # A fresh pair must leave one clean pair fewer to find; a rematch, as many.
+        for candidate in sorted(candidates, key=lambda other: not allowed(player, other)):
+            rest = [other for other in others if other != candidate]
+            rest_pairs = maximum_matching_size(rest, allowed)
+            if rest_pairs == clean_pairs - allowed(player, candidate):
                 break
-        if choice is None:
+        else:
             raise InvalidState("no pairing keeps the fewest rematches")
-        opponent, remaining, clean_pairs = choice
-        pairs.append((player, opponent))
+        pairs.append((player, candidate))
+        remaining, clean_pairs = rest, rest_pairs
     return pairs
 
 

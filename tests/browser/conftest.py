@@ -1,7 +1,9 @@
 """Real-browser tests: Debian's Chromium driven by Playwright against a live server.
 
-They run with ``make test-browser`` (``.ci/run`` installs Chromium first); screenshots
-land in ``var/screenshots/`` for a person to look at.
+They run with ``make test-browser`` (``.ci/run`` installs Chromium first). Every test that
+takes a ``page`` runs twice: on a phone (390x844 CSS pixels, device scale factor 3, touch,
+a mobile user agent) and on a laptop (1280x800). Screenshots land in ``var/screenshots/``,
+named ``<name>-<device>.png``, for a person to look at.
 """
 
 import os
@@ -10,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+
+from tests.browser.helpers import DEVICES
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = Path(settings.VAR_DIR) / "screenshots"
@@ -40,20 +44,26 @@ def browser():
     del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
+@pytest.fixture(params=list(DEVICES))
+def device(request) -> str:
+    """The device a test's page is opened on: every page test runs on each."""
+    return request.param
+
+
 @pytest.fixture
-def page(browser, live_server):
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 1200, "height": 800})
+def page(browser, live_server, device):
+    context = browser.new_context(base_url=live_server.url, **DEVICES[device])
     page = context.new_page()
     yield page
     context.close()
 
 
 @pytest.fixture
-def screenshot(page):
+def screenshot(page, device):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
     def take(name: str) -> Path:
-        path = SCREENSHOTS / f"{name}.png"
+        path = SCREENSHOTS / f"{name}-{device}.png"
         page.screenshot(path=str(path), full_page=True)
         return path
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from tests.browser.helpers import log_in, site_menu
 from tests.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -10,15 +11,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_a_player_logs_in_and_out_from_the_home_page(page, make_player, screenshot):
     make_player("alice", display_name="Alice")
     page.goto("/")
-    page.get_by_role("link", name="Log in").first.click()
+    site_menu(page).get_by_role("link", name="Log in").click()
     page.get_by_label("Username").fill("alice")
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url("**/")
-    assert page.locator("header .account").inner_text().startswith("Alice")
+    assert site_menu(page).locator(".account").inner_text().startswith("Alice")
     screenshot("home-logged-in")
-    page.get_by_role("button", name="Log out").click()
-    assert page.get_by_role("link", name="Log in").first.is_visible()
+    site_menu(page).get_by_role("button", name="Log out").click()
+    assert site_menu(page).get_by_role("link", name="Log in").is_visible()
 
 
 def test_wrong_password_is_said_in_the_players_words(page, make_player):
@@ -33,7 +34,7 @@ def test_wrong_password_is_said_in_the_players_words(page, make_player):
 def test_every_navigation_link_opens_a_page(page, db):
     page.goto("/")
     for name in ("Play", "Chouettes", "Tournaments", "Players", "Ledger"):
-        page.locator("header nav").get_by_role("link", name=name, exact=True).click()
+        site_menu(page).get_by_role("link", name=name, exact=True).click()
         assert page.locator("h1").first.is_visible(), name
         assert page.title(), name
 
@@ -41,17 +42,9 @@ def test_every_navigation_link_opens_a_page(page, db):
 def test_switching_language_keeps_the_page(page, db):
     page.goto("/players/")
     with page.expect_navigation():
-        page.get_by_label("Language").select_option("bg")
+        site_menu(page).get_by_label("Language").select_option("bg")
     assert page.url.endswith("/players/")
     assert page.locator("html").get_attribute("lang") == "bg"
-
-
-def _log_in(page, username):
-    page.goto("/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url("**/")
 
 
 def test_leaderboard_player_page_chart_and_statement(page, make_player, screenshot):
@@ -65,7 +58,7 @@ def test_leaderboard_player_page_chart_and_statement(page, make_player, screensh
     services.ledger_post(
         legs=[(alice, Decimal("12.50")), (bob, Decimal("-12.50"))], memo="Chouette night"
     )
-    _log_in(page, "alice")
+    log_in(page, "alice")
 
     page.goto("/players/")
     rows = page.locator("table tbody tr")
@@ -73,7 +66,7 @@ def test_leaderboard_player_page_chart_and_statement(page, make_player, screensh
     screenshot("leaderboard")
 
     rows.first.get_by_role("link").first.click()
-    chart = page.locator("svg").first
+    chart = page.locator("svg.rating-chart")
     assert chart.is_visible()
     assert chart.locator("polyline, path").count() >= 1
     screenshot("player-alice")
@@ -87,7 +80,7 @@ def test_leaderboard_player_page_chart_and_statement(page, make_player, screensh
 def test_a_player_cannot_open_someone_elses_statement(page, make_player):
     make_player("alice")
     make_player("bob")
-    _log_in(page, "alice")
+    log_in(page, "alice")
     response = page.goto("/players/bob/statement/")
     assert response.status == 403
 
@@ -104,7 +97,7 @@ def test_staff_settle_up_records_each_payment_until_nobody_owes(page, make_playe
         memo="Chouette night",
         kind="chouette",
     )
-    _log_in(page, "director")
+    log_in(page, "director")
     page.goto("/ledger/trial-balance/")
     screenshot("trial-balance")
     page.goto("/ledger/settle-up/")

@@ -1,0 +1,38 @@
+"""The devices the browser tests run on, and what they do on every one: open the site
+menu, log in."""
+
+from tests.factories import PASSWORD
+
+PHONE_USER_AGENT = (
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
+    "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
+)
+DEVICES = {
+    "phone": {
+        "viewport": {"width": 390, "height": 844},
+        "screen": {"width": 390, "height": 844},
+        "device_scale_factor": 3,
+        "is_mobile": True,
+        "has_touch": True,
+        "user_agent": PHONE_USER_AGENT,
+    },
+    "laptop": {"viewport": {"width": 1280, "height": 800}},
+}
+
+
+def site_menu(page):
+    """The header's menu, opened first where it sits behind the Menu button (a phone)."""
+    button = page.locator("header .menu-button")
+    menu = page.locator("#site-menu")
+    if button.is_visible() and not menu.is_visible():
+        button.click()
+        menu.wait_for(state="visible")
+    return menu
+
+
+def log_in(page, username):
+    page.goto("/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/")

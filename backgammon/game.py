@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from backgammon.cube import CubeContract, CubeState, Holder
 from backgammon.errors import CubeNotAvailable, GameOver, IllegalPlay, InvalidDice, NotYourTurn
@@ -139,9 +139,7 @@ class Opening:
     @classmethod
     def from_rolls(cls, rolls: Sequence[Dice], options: GameOptions) -> Opening:
         """The opening of ``rolls`` (ties first, then one non-tie: ``DiceStream.opening_roll``)."""
-        rolls = [tuple(roll) for roll in rolls]
-        for roll in rolls:
-            _check_dice(roll)
+        rolls = [_check_dice(tuple(roll)) for roll in rolls]
         if not rolls or rolls[-1][0] == rolls[-1][1]:
             raise InvalidDice("the opening rolls must end with a roll that is not a tie")
         if any(a != b for a, b in rolls[:-1]):
@@ -275,7 +273,7 @@ Action = (
     | AcceptResign
     | RejectResign
 )
-_ACTIONS: dict[str, type] = {
+_ACTIONS: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
         Roll,
@@ -324,6 +322,14 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     return cls(**data)
 
 
+class _Derived(TypedDict, total=False):
+    """What a ``Game`` works out from its fields on first use and keeps (a plain dict)."""
+
+    plays: list[Play]
+    results: frozenset[Position]
+    walk: tuple[tuple[Step, ...], Position]
+
+
 @dataclass(frozen=True)
 class Game:
     """The state of one game; build it with ``start``, ``replay`` or ``from_dict``.
@@ -349,8 +355,8 @@ class Game:
     result: Result | None = None
     turn_no: int = 1
     history: tuple[Action, ...] = ()
-    _cache: dict[str, Any] = field(
-        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    _cache: _Derived = field(
+        default_factory=_Derived, init=False, repr=False, compare=False, hash=False
     )
 
     # Building a game
@@ -485,7 +491,7 @@ class Game:
     def legal_plays(self) -> list[Play]:
         """Every distinct legal play of the rolled dice from the start of the turn
         (empty unless the game waits for a move)."""
-        if self.phase is not Phase.MOVE:
+        if self.phase is not Phase.MOVE or self.dice is None:
             return []
         return list(self._plays())
 
@@ -527,8 +533,7 @@ class Game:
         ``NoMove`` after the ``Roll`` (E2, E4).
         """
         self._expect(Phase.ROLL, "roll")
-        dice = tuple(dice)
-        _check_dice(dice)
+        dice = _check_dice(tuple(dice))
         plays = legal_plays(self._view(self.board), dice)
         if not plays:
             return self._next(
@@ -548,7 +553,7 @@ class Game:
         with the dice left, into one of the roll's legal plays: so the compulsory-play
         rules (M5) bind a play made step by step too.
         """
-        self._expect(Phase.MOVE, "move")
+        dice = self._rolled("move")
         remaining = list(self.remaining_dice)
         if die not in remaining:
             raise IllegalPlay(
@@ -561,7 +566,8 @@ class Game:
         completions = legal_plays_for_dice(after, remaining) if remaining else []
         reachable = {p.result for p in completions} or {after}
         if reachable.isdisjoint(self._results()):
-            raise self._why_not(die, 1 + max((len(p.dice_used) for p in completions), default=0))
+            usable = 1 + max((len(p.dice_used) for p in completions), default=0)
+            raise self._why_not(dice, die, usable)
         return self._next([MoveStep(origin, die)], pending=(*self.pending, MoveStep(origin, die)))
 
     def undo(self) -> Game:
@@ -573,16 +579,14 @@ class Game:
 
     def confirm(self) -> Game:
         """Make this turn's steps final ("pick up the dice", T3); then the other side rolls."""
-        self._expect(Phase.MOVE, "confirm")
+        dice = self._rolled("confirm")
         position = self._walk()[1]
         if position not in self._results():
             left = max(len(p.dice_used) for p in self._plays()) - len(self.pending)
             raise IllegalPlay(
                 f"the play is not complete: {left} more {'die' if left == 1 else 'dice'} "
                 "can be played and must be (M5)",
-                IllegalPlay.MUST_USE_BOTH
-                if self.dice[0] != self.dice[1]
-                else IllegalPlay.MUST_USE_MORE,
+                IllegalPlay.MUST_USE_BOTH if dice[0] != dice[1] else IllegalPlay.MUST_USE_MORE,
             )
         return self._end_turn(Confirm(), position)
 
@@ -594,14 +598,14 @@ class Game:
         a sequence of ``Step`` (or ``(origin, destination)`` pairs). The history keeps
         the steps as played, in a legal order, so a transcript shows what was played.
         """
-        self._expect(Phase.MOVE, "move")
+        dice = self._rolled("move")
         if isinstance(play, str):
-            chosen = play_from_text(self._view(self.board), self.dice, play)
+            chosen = play_from_text(self._view(self.board), dice, play)
         elif isinstance(play, Play) and any(play is legal for legal in self._plays()):
             chosen = play
         else:
             steps = play.steps if isinstance(play, Play) else play
-            chosen = check_play(self._view(self.board), self.dice, tuple(steps))
+            chosen = check_play(self._view(self.board), dice, tuple(steps))
         return self._end_turn(Move(tuple(chosen.steps)), chosen.result)
 
     # Cube actions
@@ -803,9 +807,17 @@ class Game:
         if self.phase is not phase:
             raise NotYourTurn(f"cannot {doing} now: the game waits for {_WAITING[self.phase]}")
 
+    def _rolled(self, doing: str) -> Dice:
+        """The dice to play, once the game waits for a move; else ``GameOver`` or
+        ``NotYourTurn`` (a restored state can claim a move without dice)."""
+        self._expect(Phase.MOVE, doing)
+        if self.dice is None:
+            raise NotYourTurn(f"cannot {doing} now: no dice have been rolled")
+        return self.dice
+
     def _plays(self) -> list[Play]:
         if "plays" not in self._cache:
-            self._cache["plays"] = legal_plays(self._view(self.board), self.dice)
+            self._cache["plays"] = legal_plays(self._view(self.board), self._rolled("move"))
         return self._cache["plays"]
 
     def _results(self) -> frozenset[Position]:
@@ -827,11 +839,11 @@ class Game:
             self._cache["walk"] = (tuple(steps), position)
         return self._cache["walk"]
 
-    def _why_not(self, die: int, usable: int) -> IllegalPlay:
-        """Why a step that cannot lead to a legal play is refused (M5)."""
+    def _why_not(self, dice: Dice, die: int, usable: int) -> IllegalPlay:
+        """Why a step that cannot lead to a legal play of ``dice`` is refused (M5)."""
         needed = max(len(p.dice_used) for p in self._plays())
         if usable < needed:
-            if needed == 2 and self.dice[0] != self.dice[1]:
+            if needed == 2 and dice[0] != dice[1]:
                 return IllegalPlay(
                     "that leaves a die unplayable; both dice must be used",
                     IllegalPlay.MUST_USE_BOTH,
@@ -840,7 +852,7 @@ class Game:
                 f"that leaves dice unplayable; {needed} dice can be used",
                 IllegalPlay.MUST_USE_MORE,
             )
-        if needed == 1 and die < max(self.dice):
+        if needed == 1 and die < max(dice):
             return IllegalPlay(
                 "only one die can be played, so it must be the higher one",
                 IllegalPlay.HIGHER_DIE,
@@ -890,7 +902,8 @@ class Game:
         contracts = tuple(answered if c.holder == answered.holder else c for c in self.contracts)
         if any(c.pending is not None for c in contracts):
             return self._next([action], contracts=contracts)
-        if all(c.state is CubeState.PASSED for c in contracts):
+        # Every contract passed, this one last: the side that passed it loses the game.
+        if answered.passer is not None and all(c.state is CubeState.PASSED for c in contracts):
             return self._next(
                 [action],
                 contracts=contracts,
@@ -917,9 +930,11 @@ _WAITING = {
 }
 
 
-def _check_dice(dice: Sequence[int]) -> None:
+def _check_dice(dice: Sequence[int]) -> Dice:
+    """``dice`` as a roll, or ``InvalidDice`` unless they are two dice of 1..6."""
     if len(dice) != 2 or not all(type(d) is int and 1 <= d <= 6 for d in dice):
         raise InvalidDice(f"{list(dice)!r} are not two dice of 1..6")
+    return dice[0], dice[1]
 
 
 def _result_on_board(loser: tuple[int, ...], variant: Variant) -> Result:

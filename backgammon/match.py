@@ -146,16 +146,18 @@ def match_key(match: MatchState, game: Game) -> MatchKey:
     offered side while a resignation does).
     """
     cube = game.cube
-    offered = game.phase is Phase.RESIGN_OFFERED
+    resignation = Resignation.NONE
+    if game.phase is Phase.RESIGN_OFFERED and game.resignation is not None:
+        resignation = _RESIGNATIONS[game.resignation]
     return MatchKey(
         cube_value=cube.value,
         cube_owner=cube.owner,
         dice_owner=game.on_roll,
         crawford=game.options.crawford,
-        game_state=_GAME_STATES[game.result] if game.over else GameState.PLAYING,
+        game_state=GameState.PLAYING if game.result is None else _GAME_STATES[game.result],
         turn=game.on_roll if game.turn is None else game.turn,
         double_offered=game.phase is Phase.TAKE_OR_PASS,
-        resignation=_RESIGNATIONS[game.resignation] if offered else Resignation.NONE,
+        resignation=resignation,
         dice=game.dice or (0, 0),
         match_length=match.length,
         score=match.score,

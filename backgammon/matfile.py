@@ -26,11 +26,13 @@ import datetime
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from backgammon.errors import BackgammonError, InvalidMatFile
 from backgammon.game import (
     AcceptResign,
     Beaver,
+    Dice,
     Double,
     Game,
     GameOptions,
@@ -183,7 +185,7 @@ def _points(n: int) -> str:
 def _entries(game: Game) -> Iterator[_Entry]:
     """The game's history as gnubg's move records, with the side of each."""
     side = game.opening.first
-    dice = (max(game.opening.dice), min(game.opening.dice))
+    dice: Dice | None = (max(game.opening.dice), min(game.opening.dice))
     cube = 1 << game.opening.auto_doubles
     last_offer = None
     resigned = 0
@@ -192,9 +194,11 @@ def _entries(game: Game) -> Iterator[_Entry]:
             case Roll(dice=rolled):
                 dice = rolled
             case Move() | NoMove():
+                if dice is None:
+                    raise ValueError(f"action {index + 1} of the game is a move without a roll")
                 steps = action.steps if isinstance(action, Move) else ()
-                last = index == len(game.history) - 1 and game.result in _RAW_MULTIPLIER
-                wins = _RAW_MULTIPLIER[game.result] * cube if last else 0
+                last = index == len(game.history) - 1
+                wins = _board_multiplier(game.result) * cube if last else 0
                 yield _Entry("normal", side, f"{dice[0]}{dice[1]}: {_plain(steps)}", wins)
                 dice = None
                 side = 1 - side
@@ -220,6 +224,12 @@ def _entries(game: Game) -> Iterator[_Entry]:
                 yield _Entry("resign", side, wins=resigned)
     if dice is not None and game.phase is Phase.MOVE:
         yield _Entry("setdice", side, f"{dice[0]}{dice[1]}: ")
+
+
+def _board_multiplier(result: Result | None) -> int:
+    """1, 2 or 3 for a single, gammon or backgammon (borne off or resigned); 0 for any
+    other end, or none yet."""
+    return 0 if result is None else _RAW_MULTIPLIER.get(result, 0)
 
 
 def _plain(steps: tuple[Step, ...]) -> str:
@@ -414,83 +424,86 @@ class _GameReader:
             self._fail("the game has no opening roll")
         return self.game
 
-    def _fail(self, why: str) -> None:
+    def _fail(self, why: str) -> NoReturn:
         raise InvalidMatFile(f"game {self.game_no}, move {self.move_no}: {why}")
 
     def _entry(self, side: int, text: str, following: str | None) -> None:
         lowered = text.lower()
         if rolled := _ROLL.match(text):
-            self._roll(side, (int(rolled.group(1)), int(rolled.group(2))), rolled.group(3))
-            if self.game.phase is Phase.MOVE:
-                self._play(rolled.group(3).strip(), following)
-        elif self.game is None:
+            dice = (int(rolled.group(1)), int(rolled.group(2)))
+            played = self._roll(side, dice, rolled.group(3))
+            if played.phase is Phase.MOVE:
+                played = self._play(played, rolled.group(3).strip(), following)
+            self.game = played
+            return
+        game = self.game
+        if game is None:
             self._fail(f"{text!r} before the opening roll")
-        elif lowered.startswith(("double", "beaver")):
-            self._double(side, lowered, text)
+        if lowered.startswith(("double", "beaver")):
+            self.game = self._double(game, side, lowered, text)
         elif lowered.startswith("take"):
-            self._answer(side, "take")
-            self.game = self.game.take()
+            self._answer(game, side, "take")
+            self.game = game.take()
         elif lowered.startswith(("drop", "pass")):
-            self._answer(side, "drop")
-            self.game = self.game.pass_()
+            self._answer(game, side, "drop")
+            self.game = game.pass_()
         elif wins := _WINS.match(text):
-            self._wins(side, int(wins.group(1)))
+            self.game = self._wins(game, side, int(wins.group(1)))
         elif not lowered.startswith("resign"):
             self._fail(f"cannot read {text!r}")
 
-    def _roll(self, side: int, dice: tuple[int, int], text: str) -> None:
-        if self.game is None:
+    def _roll(self, side: int, dice: tuple[int, int], text: str) -> Game:
+        """The game after a roll in ``side``'s column: the opening roll starts it."""
+        game = self.game
+        if game is None:
             if dice[0] == dice[1]:
                 self._fail(f"the opening roll cannot be a double ({dice[0]}{dice[1]})")
             high, low = max(dice), min(dice)
             opening = Opening((high, low) if side == 0 else (low, high), self.auto_doubles)
-            self.game = Game.start(self.options, opening)
-            return
-        game = self.game
+            return Game.start(self.options, opening)
         if game.phase is Phase.TAKE_OR_PASS and game.cube.beavered and side == game.on_roll:
             game = game.take()
         if game.phase is not Phase.ROLL or side != game.on_roll:
             self._fail(f"{'right' if side else 'left'} column rolls out of turn")
-        self.game = game.roll(dice)
-        if self.game.phase is not Phase.MOVE and _move_text(text):
+        game = game.roll(dice)
+        if game.phase is not Phase.MOVE and _move_text(text):
             self._fail(f"{dice[0]}{dice[1]} cannot be played, but the file plays {text.strip()}")
+        return game
 
-    def _play(self, text: str, following: str | None) -> None:
+    def _play(self, game: Game, text: str, following: str | None) -> Game:
         """Play the roll's text; with none, the roll was left unplayed (the game's last
         entry, or a resignation follows) or, as gnubg reads it, its play is forced."""
         text = _move_text(text)
         if text:
-            self.game = self.game.play(text)
-        elif following is not None and not _WINS.match(following):
-            plays = self.game.legal_plays()
+            return game.play(text)
+        if following is not None and not _WINS.match(following):
+            plays = game.legal_plays()
             if len(plays) != 1:
                 self._fail("the roll can be played but no play is given")
-            self.game = self.game.play(plays[0])
+            return game.play(plays[0])
+        return game
 
-    def _double(self, side: int, lowered: str, text: str) -> None:
-        game = self.game
+    def _double(self, game: Game, side: int, lowered: str, text: str) -> Game:
         if lowered.startswith("double"):
             if side != game.on_roll:
                 self._fail("the side not on roll doubles")
             game = game.double()
             value = game.cube.value * 2
         else:
-            self._answer(side, "beaver")
+            self._answer(game, side, "beaver")
             game = game.beaver()
             value = game.cube.value * 2
         if (said := _CUBE_VALUE.search(text)) and int(said.group(1)) != value:
             self._fail(f"{text!r}: the cube goes to {value}, not {said.group(1)}")
-        self.game = game
+        return game
 
-    def _answer(self, side: int, doing: str) -> None:
-        game = self.game
+    def _answer(self, game: Game, side: int, doing: str) -> None:
         if game.phase is not Phase.TAKE_OR_PASS:
             self._fail(f"{doing} without a double")
         if side != game.cube.answerer:
             self._fail(f"the doubling side cannot {doing} its own double")
 
-    def _wins(self, side: int, points: int) -> None:
-        game = self.game
+    def _wins(self, game: Game, side: int, points: int) -> Game:
         if not game.over:
             if game.phase not in (Phase.ROLL, Phase.MOVE) or game.on_roll == side:
                 self._fail("a resignation by the side not on roll")
@@ -503,13 +516,13 @@ class _GameReader:
                 else Result.BACKGAMMON
             )
             game = game.resign(resign).accept_resign()
-            self.game = game
         if game.winner != side:
             self._fail(f"Wins {points}: the {'right' if side else 'left'} column did not win")
         kind = game.resignation if game.result is Result.RESIGNED else game.result
-        raw = _RAW_MULTIPLIER.get(kind, 1) * game.cube.value
+        raw = (_board_multiplier(kind) or 1) * game.cube.value
         if points not in (raw, abs(game.points_for(0))):
             self._fail(f"Wins {points}: the game gives {raw}")
+        return game
 
 
 def _move_text(text: str) -> str:

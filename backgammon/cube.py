@@ -124,6 +124,12 @@ class CubeContract:
             self, value=self.value * 2, owner=taker, turned=True, pending=taker, beavered=True
         )
 
+    def lapse(self) -> CubeContract:
+        """The pending offer left unanswered when the game ended without an answer (a
+        forfeit): the cube stays as it stood before the offer (after a beaver's take)."""
+        self._offerer()
+        return replace(self, pending=None, beavered=False)
+
     def points(self, winner: int | None, multiplier: int, jacoby: bool) -> int:
         """This contract's points, signed from side 0's view (positive: side 0 wins).
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
+from itertools import pairwise
 from typing import Any, ClassVar, TypedDict
 
 from backgammon.cube import CubeContract, CubeState, Holder
@@ -61,9 +62,19 @@ class Result(enum.Enum):
     BACKGAMMON = "backgammon"
     RESIGNED = "resigned"
     PASSED = "passed"
+    FORFEIT = "forfeit"
+
+
+class ForfeitReason(enum.Enum):
+    """Why a side forfeited: its clock ran out, or it left the game."""
+
+    TIMEOUT = "timeout"
+    ABANDONED = "abandoned"
 
 
 _RESIGNABLE = (Result.SINGLE, Result.GAMMON, Result.BACKGAMMON)
+# The results that score the value in ``Game.resignation``, not the board's.
+_RESIGNED = (Result.RESIGNED, Result.FORFEIT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +269,15 @@ class RejectResign:
     kind: ClassVar[str] = "reject_resign"
 
 
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """``side`` lost on time or left (``reason``): the game is over, whatever it waited for."""
+
+    kind: ClassVar[str] = "forfeit"
+    side: int
+    reason: ForfeitReason
+
+
 Action = (
     Roll
     | NoMove
@@ -272,6 +292,7 @@ Action = (
     | Resign
     | AcceptResign
     | RejectResign
+    | Forfeit
 )
 _ACTIONS: dict[str, type[Action]] = {
     cls.kind: cls
@@ -289,6 +310,7 @@ _ACTIONS: dict[str, type[Action]] = {
         Resign,
         AcceptResign,
         RejectResign,
+        Forfeit,
     )
 }
 
@@ -300,7 +322,7 @@ def action_to_dict(action: Action) -> dict[str, Any]:
         value = getattr(action, f.name)
         if f.name == "steps":
             value = [[s.origin, s.destination, s.hit] for s in value]
-        elif isinstance(value, Result):
+        elif isinstance(value, Result | ForfeitReason):
             value = value.value
         elif isinstance(value, tuple):
             value = list(value)
@@ -316,6 +338,8 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         data["steps"] = tuple(Step(o, d, bool(h)) for o, d, h in data["steps"])
     if "value" in data:
         data["value"] = Result(data["value"])
+    if "reason" in data:
+        data["reason"] = ForfeitReason(data["reason"])
     for name in ("dice", "holders"):
         if name in data:
             data[name] = tuple(data[name])
@@ -337,8 +361,8 @@ class Game:
     Fields worth reading directly: ``options``, ``opening``, ``phase``, ``on_roll`` (the
     side whose turn it is: it rolls, moves, doubles, resigns), ``dice`` (rolled, while
     ``phase`` is ``move``), ``contracts``, ``resignation`` (the value on offer, or
-    accepted), ``winner``, ``result``, ``turn_no`` (1 at the start, one more after every
-    action: the server's stale-turn check) and ``history``.
+    accepted, or what a forfeit cost), ``winner``, ``result``, ``turn_no`` (1 at the
+    start, one more after every action: the server's stale-turn check) and ``history``.
     """
 
     options: GameOptions
@@ -439,6 +463,8 @@ class Game:
                 return self.accept_resign()
             case RejectResign():
                 return self.reject_resign()
+            case Forfeit(side=side, reason=reason):
+                return self.forfeit(side, reason)
         raise TypeError(f"{action!r} is not an action a caller can apply")
 
     # Reading the state
@@ -695,10 +721,44 @@ class Game:
         phase = Phase.ROLL if self.dice is None else Phase.MOVE
         return self._next([RejectResign()], phase=phase, resignation=None)
 
+    # Forfeit
+
+    def forfeit(self, side: int, reason: ForfeitReason | str) -> Game:
+        """``side`` loses on time or by leaving (``reason``), in whatever phase the game
+        is: on roll, mid-move (unconfirmed steps are dropped, T3), while a double or a
+        resignation waits (the offer lapses unanswered).
+
+        The game is lost as if resigned (``resignation``): a gammon if ``side`` has borne
+        off no checker, else a single, never a backgammon; the Jacoby rule cuts a gammon
+        to a single on a cube never turned, as it does any gammon (C6). In a match the
+        score is not the game's: ``MatchState.apply_forfeit`` ends the match.
+        """
+        if self.phase is Phase.OVER:
+            raise GameOver("the game is over")
+        if side not in (0, 1):
+            raise ValueError(f"side {side!r} is not 0 or 1")
+        try:
+            reason = ForfeitReason(reason)
+        except ValueError:
+            raise ValueError(f"a forfeit is for timeout or abandoned, not {reason!r}") from None
+        loser = self.board.player if side == 0 else self.board.opponent
+        on_board = _result_on_board(loser, self.options.variant)
+        return self._next(
+            [Forfeit(side, reason)],
+            phase=Phase.OVER,
+            winner=1 - side,
+            result=Result.FORFEIT,
+            resignation=Result.SINGLE if on_board is Result.SINGLE else Result.GAMMON,
+            contracts=tuple(c.lapse() if c.pending is not None else c for c in self.contracts),
+            dice=None,
+            pending=(),
+        )
+
     def compact(self) -> Game:
         """This game as a transcript (a ``.mat`` file) keeps it: each turn one ``Move``
-        (steps, undos and confirm folded into it), resignations that were refused or are
-        still unanswered left out, steps of an unconfirmed turn dropped.
+        (steps, undos and confirm folded into it), resignations not accepted (refused,
+        unanswered, or cut short by a forfeit) left out, steps of an unconfirmed turn
+        dropped.
 
         Board, cube and score are those of this game; ``turn_no`` counts the shorter
         history. Two records of one match compare equal once compacted, however their
@@ -706,15 +766,16 @@ class Game:
         """
         actions = self.history
         folded = (MoveStep, Undo, Confirm, RejectResign)
-        if (
-            not any(isinstance(a, folded) for a in actions)
-            and self.phase is not Phase.RESIGN_OFFERED
-        ):
+        unaccepted = {
+            index
+            for index, (action, after) in enumerate(pairwise((*actions, None)))
+            if isinstance(action, Resign) and not isinstance(after, AcceptResign)
+        }
+        if not unaccepted and not any(isinstance(a, folded) for a in actions):
             return self
         game = Game.start(self.options, self.opening)
         steps: list[MoveStep] = []
         for index, action in enumerate(actions):
-            accepted = index + 1 < len(actions) and isinstance(actions[index + 1], AcceptResign)
             match action:
                 case MoveStep():
                     steps.append(action)
@@ -728,7 +789,7 @@ class Game:
                     steps = []
                 case NoMove() | RejectResign():
                     pass
-                case Resign() if not accepted:
+                case Resign() if index in unaccepted:
                     pass
                 case _:
                     steps = []
@@ -914,7 +975,7 @@ class Game:
         return self._next([action], contracts=contracts, phase=Phase.ROLL)
 
     def _multiplier(self) -> int:
-        kind = self.resignation if self.result is Result.RESIGNED else self.result
+        kind = self.resignation if self.result in _RESIGNED else self.result
         if kind is Result.GAMMON:
             return 2
         if kind is Result.BACKGAMMON:

@@ -11,8 +11,17 @@ before the Jacoby rule or a backgammon counted 2); the next score line has the p
 Header tags: the XG ones (``Player 1``, ``Player 2``, ``Variation``, ``Crawford``,
 ``Jacoby``, ``CubeLimit``), gnubg's (``Site``, ``EventDate``, ``Beaver``), and, only
 when they are on, our options that no other program has (``BackgammonValue``,
-``AutomaticDoubles``, ``OpeningCubes``: the cube each game started at). gnubg keeps
+``AutomaticDoubles``, ``OpeningCubes``: the cube each game started at), and
+``Forfeit`` (``Player 2 timeout``) when the last game ended by a forfeit. gnubg keeps
 unknown tags as a match comment.
+
+A forfeit is written as gnubg writes a resignation, ``Wins N points`` in the winner's
+column, N the resignation that brings gnubg (which scores a resignation as written, with
+no Jacoby rule) to the same end: in a money session the points the forfeit gives (1 or
+2 times the cube, after the Jacoby rule); in a match the smallest of 1, 2 or 3 times
+the cube that gives the winner what it still needed (3 times when none does: gnubg then
+shows the match unfinished, a limit of the format). Our import reads the ``Forfeit``
+tag and replays the forfeit itself.
 
 Import reads what gnubg writes (and XG's variants of it: consolidated moves such as
 ``13/7(2)`` or ``24/13``, ``bar``/``off``, ``Cannot Move``) and replays every action
@@ -34,6 +43,8 @@ from backgammon.game import (
     Beaver,
     Dice,
     Double,
+    Forfeit,
+    ForfeitReason,
     Game,
     GameOptions,
     Move,
@@ -76,7 +87,7 @@ class MatchRecord:
         for game in self.games[:-1]:
             if not game.over:
                 raise ValueError("only the last game of a match may be unfinished")
-            states.append(states[-1].apply_game(game.points_for(0)))
+            states.append(_after(states[-1], game))
         object.__setattr__(self, "_states", tuple(states))
 
     def state_before(self, index: int) -> MatchState:
@@ -88,7 +99,14 @@ class MatchRecord:
         """The match after every finished game of the record."""
         if not self.games or not self.games[-1].over:
             return self._states[-1]
-        return self._states[-1].apply_game(self.games[-1].points_for(0))
+        return _after(self._states[-1], self.games[-1])
+
+
+def _after(state: MatchState, game: Game) -> MatchState:
+    """The match after ``game``, a finished game: scored, or ended by its forfeit."""
+    if game.result is Result.FORFEIT:
+        return state.apply_forfeit(game)
+    return state.apply_game(game.points_for(0))
 
 
 # Export
@@ -117,6 +135,8 @@ def export_mat(record: MatchRecord) -> str:
         lines.append(f'; [AutomaticDoubles "{options.automatic_doubles}"]\n')
         cubes = " ".join(str(1 << game.opening.auto_doubles) for game in record.games)
         lines.append(f'; [OpeningCubes "{cubes}"]\n')
+    if forfeit := record.state.forfeit:
+        lines.append(f'; [Forfeit "Player {forfeit.side + 1} {forfeit.reason.value}"]\n')
     lines.append(f"\n {record.start.length} point match\n\n")
     for index, game in enumerate(record.games):
         lines.append(_export_game(game, index + 1, record.players, record.state_before(index)))
@@ -141,7 +161,7 @@ def _export_game(game: Game, number: int, players: tuple[str, str], state: Match
     out = [f" Game {number}\n", f" {left:<31}{players[1]} : {state.score[1]}\n"]
     i = 0
     dice_rolled = False
-    for entry in _entries(game):
+    for entry in _entries(game, _forfeit_points(game, state)):
         if i == 0 and entry.side == 1:
             out.append("  1)                             ")
             i += 1
@@ -169,21 +189,40 @@ def _export_game(game: Game, number: int, players: tuple[str, str], state: Match
 
 
 def _resign_text(entry: _Entry, column: int, dice_rolled: bool) -> str:
-    """gnubg's three layouts of an accepted resignation (``MOVE_RESIGN``)."""
+    """gnubg's layouts of an accepted resignation (``MOVE_RESIGN``): ``Wins`` in the
+    winner's column.
+
+    ``entry.side`` resigned (or forfeited). Only a forfeit comes from the side not on
+    roll after the other rolled; gnubg would write its ``Wins`` after those dice, in the
+    roll's column, so here it goes on a line of its own.
+    """
     wins = f"Wins {_points(entry.wins)}\n"
     if entry.side == 1:
-        return ("\n" if column ^ dice_rolled else "") + "      " + wins
+        return ("\n" if column or dice_rolled else "") + "      " + wins
     if column:
         return (" " if column ^ dice_rolled else " " * 24) + wins
-    return (" " if column ^ dice_rolled else " " * 34) + wins
+    return ("\n" if dice_rolled else "") + " " * 34 + wins
 
 
 def _points(n: int) -> str:
     return f"{n} point{'s' if n > 1 else ''}"
 
 
-def _entries(game: Game) -> Iterator[_Entry]:
-    """The game's history as gnubg's move records, with the side of each."""
+def _forfeit_points(game: Game, state: MatchState) -> int:
+    """The ``Wins`` of a forfeit, as gnubg's resignation that comes closest to the end
+    it makes (see the module docstring); 0 for a game not forfeited."""
+    if game.result is not Result.FORFEIT or game.winner is None:
+        return 0
+    if state.money:
+        return game.points_for(game.winner)
+    cube = game.cube.value
+    needed = state.length - state.score[game.winner]
+    return min(3, -(-needed // cube)) * cube
+
+
+def _entries(game: Game, forfeit_points: int) -> Iterator[_Entry]:
+    """The game's history as gnubg's move records, with the side of each; a forfeit is
+    a resignation of ``forfeit_points``."""
     side = game.opening.first
     dice: Dice | None = (max(game.opening.dice), min(game.opening.dice))
     cube = 1 << game.opening.auto_doubles
@@ -222,6 +261,11 @@ def _entries(game: Game) -> Iterator[_Entry]:
                 resigned = _RAW_MULTIPLIER[value] * cube
             case AcceptResign():
                 yield _Entry("resign", side, wins=resigned)
+            case Forfeit(side=loser):
+                if dice is not None:
+                    yield _Entry("setdice", side, f"{dice[0]}{dice[1]}: ")
+                    dice = None
+                yield _Entry("resign", loser, wins=forfeit_points)
     if dice is not None and game.phase is Phase.MOVE:
         yield _Entry("setdice", side, f"{dice[0]}{dice[1]}: ")
 
@@ -278,6 +322,7 @@ def import_mat(text: str) -> MatchRecord:
     if blocks and None in players:
         players = _score_line(blocks[0][0], blocks[0][1])[:2]
     cubes = tags.get("OpeningCubes", "").split()
+    forfeit = _forfeit_tag(tags["Forfeit"]) if "Forfeit" in tags else None
     games: list[Game] = []
     state = start
     for number, (game_no, body) in enumerate(blocks, 1):
@@ -287,12 +332,15 @@ def import_mat(text: str) -> MatchRecord:
             raise InvalidMatFile(f"game {game_no}: expected game {number}")
         _check_score(game_no, body, state)
         auto = _auto_doubles(game_no, cubes, number)
-        game = _GameReader(game_no, state.next_game_options(), auto).read(body[1:])
-        if number < len(blocks):
+        last = number == len(blocks)
+        game = _GameReader(game_no, state, auto, forfeit if last else None).read(body[1:])
+        if not last:
             if not game.over:
                 raise InvalidMatFile(f"game {game_no}: ends before the game is over")
-            state = state.apply_game(game.points_for(0))
+            state = _after(state, game)
         games.append(game)
+    if forfeit and not (games and games[-1].result is Result.FORFEIT):
+        raise InvalidMatFile("header: a Forfeit tag, but the last game does not end by it")
     event_date = None
     if "EventDate" in tags:
         event_date = _date(tags["EventDate"])
@@ -327,6 +375,20 @@ def _options(tags: dict[str, str], length: int) -> GameOptions:
         )
     except ValueError as exc:
         raise InvalidMatFile(f"header: {exc}") from exc
+
+
+_FORFEIT_TAG = re.compile(r"^Player ([12]) (\w+)$")
+
+
+def _forfeit_tag(text: str) -> Forfeit:
+    """The forfeit a ``Forfeit`` tag names: ``Player 2 timeout``."""
+    found = _FORFEIT_TAG.match(text.strip())
+    reasons = [reason.value for reason in ForfeitReason]
+    if not found or found.group(2) not in reasons:
+        raise InvalidMatFile(
+            f"header: Forfeit {text!r} is not 'Player 1' or 'Player 2' and one of {reasons}"
+        )
+    return Forfeit(int(found.group(1)) - 1, ForfeitReason(found.group(2)))
 
 
 def _date(text: str) -> datetime.date:
@@ -393,10 +455,14 @@ def _columns(line: str) -> tuple[str, str]:
 class _GameReader:
     """Replays one game's lines through ``Game``; every refusal becomes InvalidMatFile."""
 
-    def __init__(self, game_no: int, options: GameOptions, auto_doubles: int) -> None:
+    def __init__(
+        self, game_no: int, state: MatchState, auto_doubles: int, forfeit: Forfeit | None
+    ) -> None:
         self.game_no = game_no
-        self.options = options
+        self.state = state
+        self.options = state.next_game_options()
         self.auto_doubles = auto_doubles
+        self.forfeit = forfeit  # the forfeit that ends this game, from the header
         self.game: Game | None = None
         self.move_no = 0
 
@@ -504,6 +570,8 @@ class _GameReader:
             self._fail(f"the doubling side cannot {doing} its own double")
 
     def _wins(self, game: Game, side: int, points: int) -> Game:
+        if not game.over and self.forfeit:
+            return self._forfeited(game, side, points, self.forfeit)
         if not game.over:
             if game.phase not in (Phase.ROLL, Phase.MOVE) or game.on_roll == side:
                 self._fail("a resignation by the side not on roll")
@@ -522,6 +590,16 @@ class _GameReader:
         raw = (_board_multiplier(kind) or 1) * game.cube.value
         if points not in (raw, abs(game.points_for(0))):
             self._fail(f"Wins {points}: the game gives {raw}")
+        return game
+
+    def _forfeited(self, game: Game, side: int, points: int, forfeit: Forfeit) -> Game:
+        """The game ended by ``forfeit`` at a ``Wins`` line in ``side``'s column."""
+        if side == forfeit.side:
+            self._fail(f"Wins {points}: the side that forfeited cannot win")
+        game = game.forfeit(forfeit.side, forfeit.reason)
+        expected = _forfeit_points(game, self.state)
+        if points != expected:
+            self._fail(f"Wins {points}: the forfeit gives {expected}")
         return game
 
 

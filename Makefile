@@ -13,7 +13,7 @@ DEV_ENV := DEBUG=1
 help:
 	@echo "make run    set up, migrate, load the demo club, serve on http://127.0.0.1:8000"
 	@echo "make test   set up and run every test"
-	@echo "make lint   ruff check and format check"
+	@echo "make lint   ruff check and format check, mypy --strict on the rules core"
 	@echo "make test-browser   the pages in Debian's Chromium (Playwright)"
 	@echo "make bench  legal-play generation against GNU Backgammon and others"
 
@@ -54,6 +54,7 @@ bench: $(ORACLE)
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict backgammon
 
 format: $(INSTALLED)
 	$(BIN)/ruff check --fix .

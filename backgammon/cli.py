@@ -109,7 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "plays" and args.jsonl and args.dice is not None:
         parser.error("plays: --dice goes with --position-id; with --jsonl each line has dice")
     try:
-        return args.handler(args, sys.stdin, sys.stdout)
+        status: int = args.handler(args, sys.stdin, sys.stdout)
+        return status
     except BadInput as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

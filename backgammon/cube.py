@@ -90,12 +90,10 @@ class CubeContract:
         A take doubles the cube and gives it to the taker; accepting a beaver doubles
         it again and leaves it with the side that beavered.
         """
-        self._check_pending()
+        offerer = self._offerer()
         if self.beavered:
             return replace(self, value=self.value * 2, pending=None, beavered=False)
-        return replace(
-            self, value=self.value * 2, owner=1 - self.pending, turned=True, pending=None
-        )
+        return replace(self, value=self.value * 2, owner=1 - offerer, turned=True, pending=None)
 
     def pass_(self) -> CubeContract:
         """Refuse the pending offer: the refuser loses the cube as it stands (C4, C5).
@@ -103,28 +101,34 @@ class CubeContract:
         The value is not doubled, so a passed double costs the value before the double
         and a refused beaver the value of the take it followed.
         """
-        self._check_pending()
+        offerer = self._offerer()
         return replace(
             self,
             state=CubeState.PASSED,
-            passer=1 - self.pending,
+            passer=1 - offerer,
             pending=None,
             beavered=False,
         )
 
     def beaver(self) -> CubeContract:
         """Take and at once redouble, keeping the cube; the doubler answers next (C5)."""
-        self._check_pending()
+        offerer = self._offerer()
         if self.beavered:
             raise CubeNotAvailable("a beaver cannot be beavered again")
         if self.max_value is not None and self.value * 4 > self.max_value:
             raise CubeNotAvailable(
                 f"a beaver would take the cube past its maximum of {self.max_value}"
             )
-        taker = 1 - self.pending
+        taker = 1 - offerer
         return replace(
             self, value=self.value * 2, owner=taker, turned=True, pending=taker, beavered=True
         )
+
+    def lapse(self) -> CubeContract:
+        """The pending offer left unanswered when the game ended without an answer (a
+        forfeit): the cube stays as it stood before the offer (after a beaver's take)."""
+        self._offerer()
+        return replace(self, pending=None, beavered=False)
 
     def points(self, winner: int | None, multiplier: int, jacoby: bool) -> int:
         """This contract's points, signed from side 0's view (positive: side 0 wins).
@@ -159,6 +163,8 @@ class CubeContract:
         """The contract ``to_dict`` wrote."""
         return cls(**{**data, "state": CubeState(data["state"])})
 
-    def _check_pending(self) -> None:
+    def _offerer(self) -> int:
+        """The side whose double (or beaver) waits for an answer, or ``CubeNotAvailable``."""
         if self.pending is None:
             raise CubeNotAvailable("no double is waiting for an answer on that cube")
+        return self.pending

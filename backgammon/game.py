@@ -22,7 +22,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from itertools import pairwise
+from typing import Any, ClassVar, TypedDict
 
 from backgammon.cube import CubeContract, CubeState, Holder
 from backgammon.errors import CubeNotAvailable, GameOver, IllegalPlay, InvalidDice, NotYourTurn
@@ -61,9 +62,19 @@ class Result(enum.Enum):
     BACKGAMMON = "backgammon"
     RESIGNED = "resigned"
     PASSED = "passed"
+    FORFEIT = "forfeit"
+
+
+class ForfeitReason(enum.Enum):
+    """Why a side forfeited: its clock ran out, or it left the game."""
+
+    TIMEOUT = "timeout"
+    ABANDONED = "abandoned"
 
 
 _RESIGNABLE = (Result.SINGLE, Result.GAMMON, Result.BACKGAMMON)
+# The results that score the value in ``Game.resignation``, not the board's.
+_RESIGNED = (Result.RESIGNED, Result.FORFEIT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,9 +150,7 @@ class Opening:
     @classmethod
     def from_rolls(cls, rolls: Sequence[Dice], options: GameOptions) -> Opening:
         """The opening of ``rolls`` (ties first, then one non-tie: ``DiceStream.opening_roll``)."""
-        rolls = [tuple(roll) for roll in rolls]
-        for roll in rolls:
-            _check_dice(roll)
+        rolls = [_check_dice(tuple(roll)) for roll in rolls]
         if not rolls or rolls[-1][0] == rolls[-1][1]:
             raise InvalidDice("the opening rolls must end with a roll that is not a tie")
         if any(a != b for a, b in rolls[:-1]):
@@ -260,6 +269,15 @@ class RejectResign:
     kind: ClassVar[str] = "reject_resign"
 
 
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """``side`` lost on time or left (``reason``): the game is over, whatever it waited for."""
+
+    kind: ClassVar[str] = "forfeit"
+    side: int
+    reason: ForfeitReason
+
+
 Action = (
     Roll
     | NoMove
@@ -274,8 +292,9 @@ Action = (
     | Resign
     | AcceptResign
     | RejectResign
+    | Forfeit
 )
-_ACTIONS: dict[str, type] = {
+_ACTIONS: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
         Roll,
@@ -291,6 +310,7 @@ _ACTIONS: dict[str, type] = {
         Resign,
         AcceptResign,
         RejectResign,
+        Forfeit,
     )
 }
 
@@ -302,7 +322,7 @@ def action_to_dict(action: Action) -> dict[str, Any]:
         value = getattr(action, f.name)
         if f.name == "steps":
             value = [[s.origin, s.destination, s.hit] for s in value]
-        elif isinstance(value, Result):
+        elif isinstance(value, Result | ForfeitReason):
             value = value.value
         elif isinstance(value, tuple):
             value = list(value)
@@ -318,10 +338,20 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         data["steps"] = tuple(Step(o, d, bool(h)) for o, d, h in data["steps"])
     if "value" in data:
         data["value"] = Result(data["value"])
+    if "reason" in data:
+        data["reason"] = ForfeitReason(data["reason"])
     for name in ("dice", "holders"):
         if name in data:
             data[name] = tuple(data[name])
     return cls(**data)
+
+
+class _Derived(TypedDict, total=False):
+    """What a ``Game`` works out from its fields on first use and keeps (a plain dict)."""
+
+    plays: list[Play]
+    results: frozenset[Position]
+    walk: tuple[tuple[Step, ...], Position]
 
 
 @dataclass(frozen=True)
@@ -331,8 +361,8 @@ class Game:
     Fields worth reading directly: ``options``, ``opening``, ``phase``, ``on_roll`` (the
     side whose turn it is: it rolls, moves, doubles, resigns), ``dice`` (rolled, while
     ``phase`` is ``move``), ``contracts``, ``resignation`` (the value on offer, or
-    accepted), ``winner``, ``result``, ``turn_no`` (1 at the start, one more after every
-    action: the server's stale-turn check) and ``history``.
+    accepted, or what a forfeit cost), ``winner``, ``result``, ``turn_no`` (1 at the
+    start, one more after every action: the server's stale-turn check) and ``history``.
     """
 
     options: GameOptions
@@ -349,8 +379,8 @@ class Game:
     result: Result | None = None
     turn_no: int = 1
     history: tuple[Action, ...] = ()
-    _cache: dict[str, Any] = field(
-        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    _cache: _Derived = field(
+        default_factory=_Derived, init=False, repr=False, compare=False, hash=False
     )
 
     # Building a game
@@ -433,6 +463,8 @@ class Game:
                 return self.accept_resign()
             case RejectResign():
                 return self.reject_resign()
+            case Forfeit(side=side, reason=reason):
+                return self.forfeit(side, reason)
         raise TypeError(f"{action!r} is not an action a caller can apply")
 
     # Reading the state
@@ -485,7 +517,7 @@ class Game:
     def legal_plays(self) -> list[Play]:
         """Every distinct legal play of the rolled dice from the start of the turn
         (empty unless the game waits for a move)."""
-        if self.phase is not Phase.MOVE:
+        if self.phase is not Phase.MOVE or self.dice is None:
             return []
         return list(self._plays())
 
@@ -527,8 +559,7 @@ class Game:
         ``NoMove`` after the ``Roll`` (E2, E4).
         """
         self._expect(Phase.ROLL, "roll")
-        dice = tuple(dice)
-        _check_dice(dice)
+        dice = _check_dice(tuple(dice))
         plays = legal_plays(self._view(self.board), dice)
         if not plays:
             return self._next(
@@ -548,7 +579,7 @@ class Game:
         with the dice left, into one of the roll's legal plays: so the compulsory-play
         rules (M5) bind a play made step by step too.
         """
-        self._expect(Phase.MOVE, "move")
+        dice = self._rolled("move")
         remaining = list(self.remaining_dice)
         if die not in remaining:
             raise IllegalPlay(
@@ -561,7 +592,8 @@ class Game:
         completions = legal_plays_for_dice(after, remaining) if remaining else []
         reachable = {p.result for p in completions} or {after}
         if reachable.isdisjoint(self._results()):
-            raise self._why_not(die, 1 + max((len(p.dice_used) for p in completions), default=0))
+            usable = 1 + max((len(p.dice_used) for p in completions), default=0)
+            raise self._why_not(dice, die, usable)
         return self._next([MoveStep(origin, die)], pending=(*self.pending, MoveStep(origin, die)))
 
     def undo(self) -> Game:
@@ -573,16 +605,14 @@ class Game:
 
     def confirm(self) -> Game:
         """Make this turn's steps final ("pick up the dice", T3); then the other side rolls."""
-        self._expect(Phase.MOVE, "confirm")
+        dice = self._rolled("confirm")
         position = self._walk()[1]
         if position not in self._results():
             left = max(len(p.dice_used) for p in self._plays()) - len(self.pending)
             raise IllegalPlay(
                 f"the play is not complete: {left} more {'die' if left == 1 else 'dice'} "
                 "can be played and must be (M5)",
-                IllegalPlay.MUST_USE_BOTH
-                if self.dice[0] != self.dice[1]
-                else IllegalPlay.MUST_USE_MORE,
+                IllegalPlay.MUST_USE_BOTH if dice[0] != dice[1] else IllegalPlay.MUST_USE_MORE,
             )
         return self._end_turn(Confirm(), position)
 
@@ -594,14 +624,14 @@ class Game:
         a sequence of ``Step`` (or ``(origin, destination)`` pairs). The history keeps
         the steps as played, in a legal order, so a transcript shows what was played.
         """
-        self._expect(Phase.MOVE, "move")
+        dice = self._rolled("move")
         if isinstance(play, str):
-            chosen = play_from_text(self._view(self.board), self.dice, play)
+            chosen = play_from_text(self._view(self.board), dice, play)
         elif isinstance(play, Play) and any(play is legal for legal in self._plays()):
             chosen = play
         else:
             steps = play.steps if isinstance(play, Play) else play
-            chosen = check_play(self._view(self.board), self.dice, tuple(steps))
+            chosen = check_play(self._view(self.board), dice, tuple(steps))
         return self._end_turn(Move(tuple(chosen.steps)), chosen.result)
 
     # Cube actions
@@ -691,10 +721,44 @@ class Game:
         phase = Phase.ROLL if self.dice is None else Phase.MOVE
         return self._next([RejectResign()], phase=phase, resignation=None)
 
+    # Forfeit
+
+    def forfeit(self, side: int, reason: ForfeitReason | str) -> Game:
+        """``side`` loses on time or by leaving (``reason``), in whatever phase the game
+        is: on roll, mid-move (unconfirmed steps are dropped, T3), while a double or a
+        resignation waits (the offer lapses unanswered).
+
+        The game is lost as if resigned (``resignation``): a gammon if ``side`` has borne
+        off no checker, else a single, never a backgammon; the Jacoby rule cuts a gammon
+        to a single on a cube never turned, as it does any gammon (C6). In a match the
+        score is not the game's: ``MatchState.apply_forfeit`` ends the match.
+        """
+        if self.phase is Phase.OVER:
+            raise GameOver("the game is over")
+        if side not in (0, 1):
+            raise ValueError(f"side {side!r} is not 0 or 1")
+        try:
+            reason = ForfeitReason(reason)
+        except ValueError:
+            raise ValueError(f"a forfeit is for timeout or abandoned, not {reason!r}") from None
+        loser = self.board.player if side == 0 else self.board.opponent
+        on_board = _result_on_board(loser, self.options.variant)
+        return self._next(
+            [Forfeit(side, reason)],
+            phase=Phase.OVER,
+            winner=1 - side,
+            result=Result.FORFEIT,
+            resignation=Result.SINGLE if on_board is Result.SINGLE else Result.GAMMON,
+            contracts=tuple(c.lapse() if c.pending is not None else c for c in self.contracts),
+            dice=None,
+            pending=(),
+        )
+
     def compact(self) -> Game:
         """This game as a transcript (a ``.mat`` file) keeps it: each turn one ``Move``
-        (steps, undos and confirm folded into it), resignations that were refused or are
-        still unanswered left out, steps of an unconfirmed turn dropped.
+        (steps, undos and confirm folded into it), resignations not accepted (refused,
+        unanswered, or cut short by a forfeit) left out, steps of an unconfirmed turn
+        dropped.
 
         Board, cube and score are those of this game; ``turn_no`` counts the shorter
         history. Two records of one match compare equal once compacted, however their
@@ -702,15 +766,16 @@ class Game:
         """
         actions = self.history
         folded = (MoveStep, Undo, Confirm, RejectResign)
-        if (
-            not any(isinstance(a, folded) for a in actions)
-            and self.phase is not Phase.RESIGN_OFFERED
-        ):
+        unaccepted = {
+            index
+            for index, (action, after) in enumerate(pairwise((*actions, None)))
+            if isinstance(action, Resign) and not isinstance(after, AcceptResign)
+        }
+        if not unaccepted and not any(isinstance(a, folded) for a in actions):
             return self
         game = Game.start(self.options, self.opening)
         steps: list[MoveStep] = []
         for index, action in enumerate(actions):
-            accepted = index + 1 < len(actions) and isinstance(actions[index + 1], AcceptResign)
             match action:
                 case MoveStep():
                     steps.append(action)
@@ -724,7 +789,7 @@ class Game:
                     steps = []
                 case NoMove() | RejectResign():
                     pass
-                case Resign() if not accepted:
+                case Resign() if index in unaccepted:
                     pass
                 case _:
                     steps = []
@@ -803,9 +868,17 @@ class Game:
         if self.phase is not phase:
             raise NotYourTurn(f"cannot {doing} now: the game waits for {_WAITING[self.phase]}")
 
+    def _rolled(self, doing: str) -> Dice:
+        """The dice to play, once the game waits for a move; else ``GameOver`` or
+        ``NotYourTurn`` (a restored state can claim a move without dice)."""
+        self._expect(Phase.MOVE, doing)
+        if self.dice is None:
+            raise NotYourTurn(f"cannot {doing} now: no dice have been rolled")
+        return self.dice
+
     def _plays(self) -> list[Play]:
         if "plays" not in self._cache:
-            self._cache["plays"] = legal_plays(self._view(self.board), self.dice)
+            self._cache["plays"] = legal_plays(self._view(self.board), self._rolled("move"))
         return self._cache["plays"]
 
     def _results(self) -> frozenset[Position]:
@@ -827,11 +900,11 @@ class Game:
             self._cache["walk"] = (tuple(steps), position)
         return self._cache["walk"]
 
-    def _why_not(self, die: int, usable: int) -> IllegalPlay:
-        """Why a step that cannot lead to a legal play is refused (M5)."""
+    def _why_not(self, dice: Dice, die: int, usable: int) -> IllegalPlay:
+        """Why a step that cannot lead to a legal play of ``dice`` is refused (M5)."""
         needed = max(len(p.dice_used) for p in self._plays())
         if usable < needed:
-            if needed == 2 and self.dice[0] != self.dice[1]:
+            if needed == 2 and dice[0] != dice[1]:
                 return IllegalPlay(
                     "that leaves a die unplayable; both dice must be used",
                     IllegalPlay.MUST_USE_BOTH,
@@ -840,7 +913,7 @@ class Game:
                 f"that leaves dice unplayable; {needed} dice can be used",
                 IllegalPlay.MUST_USE_MORE,
             )
-        if needed == 1 and die < max(self.dice):
+        if needed == 1 and die < max(dice):
             return IllegalPlay(
                 "only one die can be played, so it must be the higher one",
                 IllegalPlay.HIGHER_DIE,
@@ -890,7 +963,8 @@ class Game:
         contracts = tuple(answered if c.holder == answered.holder else c for c in self.contracts)
         if any(c.pending is not None for c in contracts):
             return self._next([action], contracts=contracts)
-        if all(c.state is CubeState.PASSED for c in contracts):
+        # Every contract passed, this one last: the side that passed it loses the game.
+        if answered.passer is not None and all(c.state is CubeState.PASSED for c in contracts):
             return self._next(
                 [action],
                 contracts=contracts,
@@ -901,7 +975,7 @@ class Game:
         return self._next([action], contracts=contracts, phase=Phase.ROLL)
 
     def _multiplier(self) -> int:
-        kind = self.resignation if self.result is Result.RESIGNED else self.result
+        kind = self.resignation if self.result in _RESIGNED else self.result
         if kind is Result.GAMMON:
             return 2
         if kind is Result.BACKGAMMON:
@@ -917,9 +991,11 @@ _WAITING = {
 }
 
 
-def _check_dice(dice: Sequence[int]) -> None:
+def _check_dice(dice: Sequence[int]) -> Dice:
+    """``dice`` as a roll, or ``InvalidDice`` unless they are two dice of 1..6."""
     if len(dice) != 2 or not all(type(d) is int and 1 <= d <= 6 for d in dice):
         raise InvalidDice(f"{list(dice)!r} are not two dice of 1..6")
+    return dice[0], dice[1]
 
 
 def _result_on_board(loser: tuple[int, ...], variant: Variant) -> Result:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from backgammon.game import Game, GameOptions, Phase, Result
+from backgammon.game import Forfeit, ForfeitReason, Game, GameOptions, Phase, Result
 from backgammon.gnubg_ids import GameState, MatchKey, Resignation
 
 MATCH_CUBE_MAX = 64
@@ -25,7 +25,8 @@ class MatchState:
     doubles, beavers and the Jacoby rule off whatever was asked (P3), and a cube
     maximum of 64 unless another is set (C1). ``crawford`` is true while the next game
     to play is the Crawford game; ``post_crawford`` once it has been played. ``games``
-    counts the games applied.
+    counts the games applied. ``forfeit``: the forfeit that ended the match or session
+    (``apply_forfeit``), if one did.
     """
 
     length: int = 0
@@ -34,6 +35,7 @@ class MatchState:
     crawford: bool = False
     post_crawford: bool = False
     games: int = 0
+    forfeit: Forfeit | None = None
 
     def __post_init__(self) -> None:
         if self.length < 0:
@@ -67,8 +69,8 @@ class MatchState:
 
     @property
     def over(self) -> bool:
-        """A side has won the match."""
-        return self.winner is not None
+        """A side has won the match, or a forfeit ended the match or money session."""
+        return self.forfeit is not None or self.winner is not None
 
     def next_game_options(self) -> GameOptions:
         """The options of the next game: the session's, and whether it is the Crawford
@@ -80,7 +82,8 @@ class MatchState:
         (``Game.points_for(0)``): positive, side 0 scores them; negative, side 1 does.
 
         The first game after a side reaches exactly N-1 is the Crawford game; the games
-        after it are post-Crawford and use the cube again (P2).
+        after it are post-Crawford and use the cube again (P2). A game that ended by a
+        forfeit goes to ``apply_forfeit`` instead.
         """
         if self.over:
             raise ValueError("the match is already over")
@@ -99,6 +102,33 @@ class MatchState:
             games=self.games + 1,
         )
 
+    def apply_forfeit(self, game: Game) -> MatchState:
+        """The state after ``game`` ended by a forfeit (``Game.forfeit``): the side that
+        ran out of time or left loses the match, and the match or session is over.
+
+        In a match the winner's score becomes N: it is credited with exactly what it
+        still needed, because the match is won but the points the rest would have given
+        were never played for (a rating or a report then reads an ordinary won match,
+        N to the loser's score). In a money session the game in play is lost as
+        ``Game.forfeit`` values it (the cube value, or a gammon), and the session ends.
+        """
+        if self.over:
+            raise ValueError("the match is already over")
+        forfeit = game.history[-1] if game.history else None
+        if not isinstance(forfeit, Forfeit) or game.winner is None:
+            raise ValueError("that game did not end by a forfeit")
+        winner = game.winner
+        score = list(self.score)
+        score[winner] = self.length if self.length else score[winner] + game.points_for(winner)
+        return replace(
+            self,
+            score=(score[0], score[1]),
+            crawford=False,
+            post_crawford=self.post_crawford or self.crawford,
+            games=self.games + 1,
+            forfeit=forfeit,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe; ``from_dict`` gives back an equal state."""
         return {
@@ -108,11 +138,15 @@ class MatchState:
             "crawford": self.crawford,
             "post_crawford": self.post_crawford,
             "games": self.games,
+            "forfeit": None
+            if self.forfeit is None
+            else {"side": self.forfeit.side, "reason": self.forfeit.reason.value},
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MatchState:
         """The state ``to_dict`` wrote."""
+        forfeit = data["forfeit"]
         return cls(
             length=data["length"],
             options=GameOptions.from_dict(data["options"]),
@@ -120,6 +154,9 @@ class MatchState:
             crawford=data["crawford"],
             post_crawford=data["post_crawford"],
             games=data["games"],
+            forfeit=None
+            if forfeit is None
+            else Forfeit(forfeit["side"], ForfeitReason(forfeit["reason"])),
         )
 
 
@@ -129,6 +166,7 @@ _GAME_STATES = {
     Result.BACKGAMMON: GameState.OVER,
     Result.RESIGNED: GameState.RESIGNED,
     Result.PASSED: GameState.DROPPED,
+    Result.FORFEIT: GameState.RESIGNED,  # gnubg has no forfeit; .mat files write a resignation
 }
 _RESIGNATIONS = {
     Result.SINGLE: Resignation.SINGLE,
@@ -146,16 +184,18 @@ def match_key(match: MatchState, game: Game) -> MatchKey:
     offered side while a resignation does).
     """
     cube = game.cube
-    offered = game.phase is Phase.RESIGN_OFFERED
+    resignation = Resignation.NONE
+    if game.phase is Phase.RESIGN_OFFERED and game.resignation is not None:
+        resignation = _RESIGNATIONS[game.resignation]
     return MatchKey(
         cube_value=cube.value,
         cube_owner=cube.owner,
         dice_owner=game.on_roll,
         crawford=game.options.crawford,
-        game_state=_GAME_STATES[game.result] if game.over else GameState.PLAYING,
+        game_state=GameState.PLAYING if game.result is None else _GAME_STATES[game.result],
         turn=game.on_roll if game.turn is None else game.turn,
         double_offered=game.phase is Phase.TAKE_OR_PASS,
-        resignation=_RESIGNATIONS[game.resignation] if offered else Resignation.NONE,
+        resignation=resignation,
         dice=game.dice or (0, 0),
         match_length=match.length,
         score=match.score,

@@ -11,8 +11,17 @@ before the Jacoby rule or a backgammon counted 2); the next score line has the p
 Header tags: the XG ones (``Player 1``, ``Player 2``, ``Variation``, ``Crawford``,
 ``Jacoby``, ``CubeLimit``), gnubg's (``Site``, ``EventDate``, ``Beaver``), and, only
 when they are on, our options that no other program has (``BackgammonValue``,
-``AutomaticDoubles``, ``OpeningCubes``: the cube each game started at). gnubg keeps
+``AutomaticDoubles``, ``OpeningCubes``: the cube each game started at), and
+``Forfeit`` (``Player 2 timeout``) when the last game ended by a forfeit. gnubg keeps
 unknown tags as a match comment.
+
+A forfeit is written as gnubg writes a resignation, ``Wins N points`` in the winner's
+column, N the resignation that brings gnubg (which scores a resignation as written, with
+no Jacoby rule) to the same end: in a money session the points the forfeit gives (1 or
+2 times the cube, after the Jacoby rule); in a match the smallest of 1, 2 or 3 times
+the cube that gives the winner what it still needed (3 times when none does: gnubg then
+shows the match unfinished, a limit of the format). Our import reads the ``Forfeit``
+tag and replays the forfeit itself.
 
 Import reads what gnubg writes (and XG's variants of it: consolidated moves such as
 ``13/7(2)`` or ``24/13``, ``bar``/``off``, ``Cannot Move``) and replays every action
@@ -26,12 +35,16 @@ import datetime
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from backgammon.errors import BackgammonError, InvalidMatFile
 from backgammon.game import (
     AcceptResign,
     Beaver,
+    Dice,
     Double,
+    Forfeit,
+    ForfeitReason,
     Game,
     GameOptions,
     Move,
@@ -74,7 +87,7 @@ class MatchRecord:
         for game in self.games[:-1]:
             if not game.over:
                 raise ValueError("only the last game of a match may be unfinished")
-            states.append(states[-1].apply_game(game.points_for(0)))
+            states.append(_after(states[-1], game))
         object.__setattr__(self, "_states", tuple(states))
 
     def state_before(self, index: int) -> MatchState:
@@ -86,7 +99,14 @@ class MatchRecord:
         """The match after every finished game of the record."""
         if not self.games or not self.games[-1].over:
             return self._states[-1]
-        return self._states[-1].apply_game(self.games[-1].points_for(0))
+        return _after(self._states[-1], self.games[-1])
+
+
+def _after(state: MatchState, game: Game) -> MatchState:
+    """The match after ``game``, a finished game: scored, or ended by its forfeit."""
+    if game.result is Result.FORFEIT:
+        return state.apply_forfeit(game)
+    return state.apply_game(game.points_for(0))
 
 
 # Export
@@ -115,6 +135,8 @@ def export_mat(record: MatchRecord) -> str:
         lines.append(f'; [AutomaticDoubles "{options.automatic_doubles}"]\n')
         cubes = " ".join(str(1 << game.opening.auto_doubles) for game in record.games)
         lines.append(f'; [OpeningCubes "{cubes}"]\n')
+    if forfeit := record.state.forfeit:
+        lines.append(f'; [Forfeit "Player {forfeit.side + 1} {forfeit.reason.value}"]\n')
     lines.append(f"\n {record.start.length} point match\n\n")
     for index, game in enumerate(record.games):
         lines.append(_export_game(game, index + 1, record.players, record.state_before(index)))
@@ -139,7 +161,7 @@ def _export_game(game: Game, number: int, players: tuple[str, str], state: Match
     out = [f" Game {number}\n", f" {left:<31}{players[1]} : {state.score[1]}\n"]
     i = 0
     dice_rolled = False
-    for entry in _entries(game):
+    for entry in _entries(game, _forfeit_points(game, state)):
         if i == 0 and entry.side == 1:
             out.append("  1)                             ")
             i += 1
@@ -167,23 +189,42 @@ def _export_game(game: Game, number: int, players: tuple[str, str], state: Match
 
 
 def _resign_text(entry: _Entry, column: int, dice_rolled: bool) -> str:
-    """gnubg's three layouts of an accepted resignation (``MOVE_RESIGN``)."""
+    """gnubg's layouts of an accepted resignation (``MOVE_RESIGN``): ``Wins`` in the
+    winner's column.
+
+    ``entry.side`` resigned (or forfeited). Only a forfeit comes from the side not on
+    roll after the other rolled; gnubg would write its ``Wins`` after those dice, in the
+    roll's column, so here it goes on a line of its own.
+    """
     wins = f"Wins {_points(entry.wins)}\n"
     if entry.side == 1:
-        return ("\n" if column ^ dice_rolled else "") + "      " + wins
+        return ("\n" if column or dice_rolled else "") + "      " + wins
     if column:
         return (" " if column ^ dice_rolled else " " * 24) + wins
-    return (" " if column ^ dice_rolled else " " * 34) + wins
+    return ("\n" if dice_rolled else "") + " " * 34 + wins
 
 
 def _points(n: int) -> str:
     return f"{n} point{'s' if n > 1 else ''}"
 
 
-def _entries(game: Game) -> Iterator[_Entry]:
-    """The game's history as gnubg's move records, with the side of each."""
+def _forfeit_points(game: Game, state: MatchState) -> int:
+    """The ``Wins`` of a forfeit, as gnubg's resignation that comes closest to the end
+    it makes (see the module docstring); 0 for a game not forfeited."""
+    if game.result is not Result.FORFEIT or game.winner is None:
+        return 0
+    if state.money:
+        return game.points_for(game.winner)
+    cube = game.cube.value
+    needed = state.length - state.score[game.winner]
+    return min(3, -(-needed // cube)) * cube
+
+
+def _entries(game: Game, forfeit_points: int) -> Iterator[_Entry]:
+    """The game's history as gnubg's move records, with the side of each; a forfeit is
+    a resignation of ``forfeit_points``."""
     side = game.opening.first
-    dice = (max(game.opening.dice), min(game.opening.dice))
+    dice: Dice | None = (max(game.opening.dice), min(game.opening.dice))
     cube = 1 << game.opening.auto_doubles
     last_offer = None
     resigned = 0
@@ -192,9 +233,11 @@ def _entries(game: Game) -> Iterator[_Entry]:
             case Roll(dice=rolled):
                 dice = rolled
             case Move() | NoMove():
+                if dice is None:
+                    raise ValueError(f"action {index + 1} of the game is a move without a roll")
                 steps = action.steps if isinstance(action, Move) else ()
-                last = index == len(game.history) - 1 and game.result in _RAW_MULTIPLIER
-                wins = _RAW_MULTIPLIER[game.result] * cube if last else 0
+                last = index == len(game.history) - 1
+                wins = _board_multiplier(game.result) * cube if last else 0
                 yield _Entry("normal", side, f"{dice[0]}{dice[1]}: {_plain(steps)}", wins)
                 dice = None
                 side = 1 - side
@@ -218,8 +261,19 @@ def _entries(game: Game) -> Iterator[_Entry]:
                 resigned = _RAW_MULTIPLIER[value] * cube
             case AcceptResign():
                 yield _Entry("resign", side, wins=resigned)
+            case Forfeit(side=loser):
+                if dice is not None:
+                    yield _Entry("setdice", side, f"{dice[0]}{dice[1]}: ")
+                    dice = None
+                yield _Entry("resign", loser, wins=forfeit_points)
     if dice is not None and game.phase is Phase.MOVE:
         yield _Entry("setdice", side, f"{dice[0]}{dice[1]}: ")
+
+
+def _board_multiplier(result: Result | None) -> int:
+    """1, 2 or 3 for a single, gammon or backgammon (borne off or resigned); 0 for any
+    other end, or none yet."""
+    return 0 if result is None else _RAW_MULTIPLIER.get(result, 0)
 
 
 def _plain(steps: tuple[Step, ...]) -> str:
@@ -268,6 +322,7 @@ def import_mat(text: str) -> MatchRecord:
     if blocks and None in players:
         players = _score_line(blocks[0][0], blocks[0][1])[:2]
     cubes = tags.get("OpeningCubes", "").split()
+    forfeit = _forfeit_tag(tags["Forfeit"]) if "Forfeit" in tags else None
     games: list[Game] = []
     state = start
     for number, (game_no, body) in enumerate(blocks, 1):
@@ -277,12 +332,15 @@ def import_mat(text: str) -> MatchRecord:
             raise InvalidMatFile(f"game {game_no}: expected game {number}")
         _check_score(game_no, body, state)
         auto = _auto_doubles(game_no, cubes, number)
-        game = _GameReader(game_no, state.next_game_options(), auto).read(body[1:])
-        if number < len(blocks):
+        last = number == len(blocks)
+        game = _GameReader(game_no, state, auto, forfeit if last else None).read(body[1:])
+        if not last:
             if not game.over:
                 raise InvalidMatFile(f"game {game_no}: ends before the game is over")
-            state = state.apply_game(game.points_for(0))
+            state = _after(state, game)
         games.append(game)
+    if forfeit and not (games and games[-1].result is Result.FORFEIT):
+        raise InvalidMatFile("header: a Forfeit tag, but the last game does not end by it")
     event_date = None
     if "EventDate" in tags:
         event_date = _date(tags["EventDate"])
@@ -317,6 +375,20 @@ def _options(tags: dict[str, str], length: int) -> GameOptions:
         )
     except ValueError as exc:
         raise InvalidMatFile(f"header: {exc}") from exc
+
+
+_FORFEIT_TAG = re.compile(r"^Player ([12]) (\w+)$")
+
+
+def _forfeit_tag(text: str) -> Forfeit:
+    """The forfeit a ``Forfeit`` tag names: ``Player 2 timeout``."""
+    found = _FORFEIT_TAG.match(text.strip())
+    reasons = [reason.value for reason in ForfeitReason]
+    if not found or found.group(2) not in reasons:
+        raise InvalidMatFile(
+            f"header: Forfeit {text!r} is not 'Player 1' or 'Player 2' and one of {reasons}"
+        )
+    return Forfeit(int(found.group(1)) - 1, ForfeitReason(found.group(2)))
 
 
 def _date(text: str) -> datetime.date:
@@ -383,10 +455,14 @@ def _columns(line: str) -> tuple[str, str]:
 class _GameReader:
     """Replays one game's lines through ``Game``; every refusal becomes InvalidMatFile."""
 
-    def __init__(self, game_no: int, options: GameOptions, auto_doubles: int) -> None:
+    def __init__(
+        self, game_no: int, state: MatchState, auto_doubles: int, forfeit: Forfeit | None
+    ) -> None:
         self.game_no = game_no
-        self.options = options
+        self.state = state
+        self.options = state.next_game_options()
         self.auto_doubles = auto_doubles
+        self.forfeit = forfeit  # the forfeit that ends this game, from the header
         self.game: Game | None = None
         self.move_no = 0
 
@@ -414,83 +490,88 @@ class _GameReader:
             self._fail("the game has no opening roll")
         return self.game
 
-    def _fail(self, why: str) -> None:
+    def _fail(self, why: str) -> NoReturn:
         raise InvalidMatFile(f"game {self.game_no}, move {self.move_no}: {why}")
 
     def _entry(self, side: int, text: str, following: str | None) -> None:
         lowered = text.lower()
         if rolled := _ROLL.match(text):
-            self._roll(side, (int(rolled.group(1)), int(rolled.group(2))), rolled.group(3))
-            if self.game.phase is Phase.MOVE:
-                self._play(rolled.group(3).strip(), following)
-        elif self.game is None:
+            dice = (int(rolled.group(1)), int(rolled.group(2)))
+            played = self._roll(side, dice, rolled.group(3))
+            if played.phase is Phase.MOVE:
+                played = self._play(played, rolled.group(3).strip(), following)
+            self.game = played
+            return
+        game = self.game
+        if game is None:
             self._fail(f"{text!r} before the opening roll")
-        elif lowered.startswith(("double", "beaver")):
-            self._double(side, lowered, text)
+        if lowered.startswith(("double", "beaver")):
+            self.game = self._double(game, side, lowered, text)
         elif lowered.startswith("take"):
-            self._answer(side, "take")
-            self.game = self.game.take()
+            self._answer(game, side, "take")
+            self.game = game.take()
         elif lowered.startswith(("drop", "pass")):
-            self._answer(side, "drop")
-            self.game = self.game.pass_()
+            self._answer(game, side, "drop")
+            self.game = game.pass_()
         elif wins := _WINS.match(text):
-            self._wins(side, int(wins.group(1)))
+            self.game = self._wins(game, side, int(wins.group(1)))
         elif not lowered.startswith("resign"):
             self._fail(f"cannot read {text!r}")
 
-    def _roll(self, side: int, dice: tuple[int, int], text: str) -> None:
-        if self.game is None:
+    def _roll(self, side: int, dice: tuple[int, int], text: str) -> Game:
+        """The game after a roll in ``side``'s column: the opening roll starts it."""
+        game = self.game
+        if game is None:
             if dice[0] == dice[1]:
                 self._fail(f"the opening roll cannot be a double ({dice[0]}{dice[1]})")
             high, low = max(dice), min(dice)
             opening = Opening((high, low) if side == 0 else (low, high), self.auto_doubles)
-            self.game = Game.start(self.options, opening)
-            return
-        game = self.game
+            return Game.start(self.options, opening)
         if game.phase is Phase.TAKE_OR_PASS and game.cube.beavered and side == game.on_roll:
             game = game.take()
         if game.phase is not Phase.ROLL or side != game.on_roll:
             self._fail(f"{'right' if side else 'left'} column rolls out of turn")
-        self.game = game.roll(dice)
-        if self.game.phase is not Phase.MOVE and _move_text(text):
+        game = game.roll(dice)
+        if game.phase is not Phase.MOVE and _move_text(text):
             self._fail(f"{dice[0]}{dice[1]} cannot be played, but the file plays {text.strip()}")
+        return game
 
-    def _play(self, text: str, following: str | None) -> None:
+    def _play(self, game: Game, text: str, following: str | None) -> Game:
         """Play the roll's text; with none, the roll was left unplayed (the game's last
         entry, or a resignation follows) or, as gnubg reads it, its play is forced."""
         text = _move_text(text)
         if text:
-            self.game = self.game.play(text)
-        elif following is not None and not _WINS.match(following):
-            plays = self.game.legal_plays()
+            return game.play(text)
+        if following is not None and not _WINS.match(following):
+            plays = game.legal_plays()
             if len(plays) != 1:
                 self._fail("the roll can be played but no play is given")
-            self.game = self.game.play(plays[0])
+            return game.play(plays[0])
+        return game
 
-    def _double(self, side: int, lowered: str, text: str) -> None:
-        game = self.game
+    def _double(self, game: Game, side: int, lowered: str, text: str) -> Game:
         if lowered.startswith("double"):
             if side != game.on_roll:
                 self._fail("the side not on roll doubles")
             game = game.double()
             value = game.cube.value * 2
         else:
-            self._answer(side, "beaver")
+            self._answer(game, side, "beaver")
             game = game.beaver()
             value = game.cube.value * 2
         if (said := _CUBE_VALUE.search(text)) and int(said.group(1)) != value:
             self._fail(f"{text!r}: the cube goes to {value}, not {said.group(1)}")
-        self.game = game
+        return game
 
-    def _answer(self, side: int, doing: str) -> None:
-        game = self.game
+    def _answer(self, game: Game, side: int, doing: str) -> None:
         if game.phase is not Phase.TAKE_OR_PASS:
             self._fail(f"{doing} without a double")
         if side != game.cube.answerer:
             self._fail(f"the doubling side cannot {doing} its own double")
 
-    def _wins(self, side: int, points: int) -> None:
-        game = self.game
+    def _wins(self, game: Game, side: int, points: int) -> Game:
+        if not game.over and self.forfeit:
+            return self._forfeited(game, side, points, self.forfeit)
         if not game.over:
             if game.phase not in (Phase.ROLL, Phase.MOVE) or game.on_roll == side:
                 self._fail("a resignation by the side not on roll")
@@ -503,13 +584,23 @@ class _GameReader:
                 else Result.BACKGAMMON
             )
             game = game.resign(resign).accept_resign()
-            self.game = game
         if game.winner != side:
             self._fail(f"Wins {points}: the {'right' if side else 'left'} column did not win")
         kind = game.resignation if game.result is Result.RESIGNED else game.result
-        raw = _RAW_MULTIPLIER.get(kind, 1) * game.cube.value
+        raw = (_board_multiplier(kind) or 1) * game.cube.value
         if points not in (raw, abs(game.points_for(0))):
             self._fail(f"Wins {points}: the game gives {raw}")
+        return game
+
+    def _forfeited(self, game: Game, side: int, points: int, forfeit: Forfeit) -> Game:
+        """The game ended by ``forfeit`` at a ``Wins`` line in ``side``'s column."""
+        if side == forfeit.side:
+            self._fail(f"Wins {points}: the side that forfeited cannot win")
+        game = game.forfeit(forfeit.side, forfeit.reason)
+        expected = _forfeit_points(game, self.state)
+        if points != expected:
+            self._fail(f"Wins {points}: the forfeit gives {expected}")
+        return game
 
 
 def _move_text(text: str) -> str:

@@ -22,10 +22,11 @@ Everything is in the mover's own numbering: points 1..24, 25 = bar, 0 = off.
 from __future__ import annotations
 
 from bisect import bisect_right, insort
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import permutations
-from typing import NamedTuple
+from types import MemberDescriptorType
+from typing import Any, NamedTuple
 
 from backgammon.errors import IllegalPlay, InvalidDice, InvalidNotation
 from backgammon.position import BAR, Board, Position
@@ -59,8 +60,9 @@ def dice_for_roll(d1: int, d2: int) -> tuple[int, ...]:
     return (d1,) * 4 if d1 == d2 else (d1, d2)
 
 
-# Each roll's dice as the search takes them (the higher die first), found without checks.
-_ROLLS = {
+# Each roll's dice as the search takes them (the higher die first), found without checks;
+# keyed by any tuple, as a roll's dice come (a list or tuple of any length).
+_ROLLS: dict[tuple[int, ...], tuple[int, ...]] = {
     (d1, d2): (d1,) * 4 if d1 == d2 else (max(d1, d2), min(d1, d2))
     for d1 in range(1, 7)
     for d2 in range(1, 7)
@@ -170,21 +172,29 @@ _NO_HITS = [0] * 30  # the hit bits when the opponent has no blot
 # and dice used).
 Found = dict[int, tuple[Board, tuple[Step, ...], tuple[int, ...]]]
 
+
+def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    """The ``__set__`` of the slot ``name`` of a slotted class, bypassing its frozen
+    ``__setattr__``."""
+    slot: MemberDescriptorType = cls.__dict__[name]
+    return slot.__set__
+
+
 # The frozen dataclasses' __init__ (one object.__setattr__ a field) takes twice as long
 # as setting their slots directly, a sixth of a typical call; the values set here are
 # fresh and valid.
 _new = object.__new__
-_set_steps = Play.steps.__set__
-_set_result = Play.result.__set__
-_set_dice = Play.dice_used.__set__
-_set_player = Position.player.__set__
-_set_opponent = Position.opponent.__set__
+_set_steps: Callable[[Play, tuple[Step, ...]], None] = _slot_setter(Play, "steps")
+_set_result: Callable[[Play, Position], None] = _slot_setter(Play, "result")
+_set_dice: Callable[[Play, tuple[int, ...]], None] = _slot_setter(Play, "dice_used")
+_set_player: Callable[[Position, Board], None] = _slot_setter(Position, "player")
+_set_opponent: Callable[[Position, Board], None] = _slot_setter(Position, "opponent")
 
 
 def _plays(player: Board, opponent: Board, dice: tuple[int, ...]) -> list[Play]:
     """The distinct legal plays of ``dice`` (checked, higher die first), as ``Play``s."""
     opponents = {0: opponent}  # the opponent's board after each set of hits
-    plays = []
+    plays: list[Play] = []
     append = plays.append
     for key, (board, steps, used) in _search(player, opponent, dice).items():
         hits = key >> _HITS
@@ -255,7 +265,15 @@ def _search(player: Board, opponent: Board, dice: tuple[int, ...]) -> Found:
 
 
 def _search_two(
-    player, board, code0, facing, hit_bits, outside0, landing, bear_offs, dice
+    player: Board,
+    board: list[int],
+    code0: int,
+    facing: Board,
+    hit_bits: list[int],
+    outside0: int,
+    landing: list[list[int]],
+    bear_offs: Callable[[int], list[int]],
+    dice: tuple[int, ...],
 ) -> Found:
     """Two different dice: both orders, then one die alone (the higher if it can) (M5).
 
@@ -337,7 +355,16 @@ def _search_two(
     return {key: way for key, way in singles.items() if way[2][0] == higher} or singles
 
 
-def _search_same(board, code0, facing, hit_bits, outside0, landing, bear_offs, dice) -> Found:
+def _search_same(
+    board: list[int],
+    code0: int,
+    facing: Board,
+    hit_bits: list[int],
+    outside0: int,
+    landing: list[int],
+    bear_offs: Callable[[int], list[int]],
+    dice: tuple[int, ...],
+) -> Found:
     """Equal dice (a double, or one die): depth-first, keeping the deepest plays.
 
     Moving checkers in order of non-increasing origin loses no play (which points are
@@ -380,7 +407,8 @@ def _search_same(board, code0, facing, hit_bits, outside0, landing, bear_offs, d
                     hit = 0
                 to = slot - die
                 board[slot] -= 1
-                if slot == BAR:
+                then: list[int] | None
+                if movable is None:  # entering from the bar: only then is it still unknown
                     then = None
                 elif to < 0:  # borne off: only bear-offs can follow
                     then = []
@@ -518,7 +546,15 @@ def _realizations(
     split any way."""
     found: Ways = {}
 
-    def walk(player, opponent, dice_left, todo, steps, used, unnamed_hits):
+    def walk(
+        player: Board,
+        opponent: Board,
+        dice_left: tuple[int, ...],
+        todo: tuple[tuple[int, int], ...],
+        steps: tuple[Step, ...],
+        used: tuple[int, ...],
+        unnamed_hits: int,
+    ) -> None:
         if not todo:
             result = Position(player, opponent)
             if result not in found or unnamed_hits < found[result][0]:

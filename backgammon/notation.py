@@ -54,12 +54,12 @@ def format_play(steps: Iterable[Step]) -> str:
         counts[tuple(chain)] = counts.get(tuple(chain), 0) + 1
     starred: set[int] = set()
     parts = []
-    for chain, count in counts.items():
-        text = _point(chain[0])
-        for point in chain[1:-1]:
+    for points, count in counts.items():
+        text = _point(points[0])
+        for point in points[1:-1]:
             text += f"/{_point(point)}*"
             starred.add(point)
-        last = chain[-1]
+        last = points[-1]
         text += f"/{_point(last)}"
         if last in hit_points and last not in starred:
             text += "*"

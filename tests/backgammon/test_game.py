@@ -187,6 +187,15 @@ def test_wrong_phase_actions_are_refused_unchanged() -> None:
     unchanged(opened(), lambda g: g.roll((7, 1)), InvalidDice)
 
 
+def test_a_restored_move_phase_without_dice_refuses_to_move_unchanged() -> None:
+    data = Game.start(MONEY, [(3, 1)]).to_dict()
+    data["dice"] = None
+    game = Game.from_dict(data)
+    assert game.phase is Phase.MOVE and game.legal_plays() == []
+    for action in (lambda g: g.play("8/5 6/5"), lambda g: g.move_step(8, 5), Game.confirm):
+        unchanged(game, action, NotYourTurn)
+
+
 def test_turn_no_counts_every_action() -> None:
     game = Game.start(MONEY, [(3, 1)])
     assert game.turn_no == 1

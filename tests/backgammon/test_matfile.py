@@ -285,3 +285,12 @@ def test_round_trip_of_an_unfinished_turn() -> None:
     assert import_mat(export_mat(record)) == record
     stepped = replace(record, games=(game.move_step(24, 6),))
     assert import_mat(export_mat(stepped)) == stepped == record
+
+
+def test_export_refuses_a_restored_history_with_a_move_without_a_roll() -> None:
+    data = Game.start(MatchState(length=3).next_game_options(), [(3, 1)]).play("8/5 6/5").to_dict()
+    data["history"].append(data["history"][0])  # side 1 "moves" without rolling
+    game = Game.from_dict(data)
+    record = MatchRecord(players=("ann", "bob"), start=MatchState(length=3), games=(game,))
+    with pytest.raises(ValueError, match="action 2 of the game is a move without a roll"):
+        export_mat(record)

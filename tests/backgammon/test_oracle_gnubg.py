@@ -23,6 +23,9 @@ of 3 to 6 points, closed boards, bear-offs with and without contact, checkers st
 coming home, random scrambles). Each is played with a random roll.
 
 Known differences that are not our bugs: none so far.
+
+Our ``.mat`` export is imported by gnubg itself (``import mat``): matches ended by a
+forfeit arrive at the scores ``backgammon/matfile.py`` documents.
 """
 
 from __future__ import annotations
@@ -33,11 +36,13 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import gnubg
 import pytest
 
 from backgammon.errors import InvalidMatchId, InvalidPosition, InvalidPositionId
+from backgammon.game import GameOptions
 from backgammon.gnubg_ids import (
     GameState,
     MatchKey,
@@ -47,9 +52,12 @@ from backgammon.gnubg_ids import (
     position_from_id,
     position_id,
 )
+from backgammon.match import MatchState
+from backgammon.matfile import export_mat
 from backgammon.moves import legal_plays
 from backgammon.position import BAR, Position
 from backgammon.variants import START
+from tests.backgammon.test_forfeit import forfeited_match
 from tests.gnubg_engine import gnubg_plays, lib
 
 SEED = 20240601
@@ -447,3 +455,49 @@ def test_opening_position_agrees_with_gnubg_including_counts(dice: tuple[int, in
     """The small, readable case: counts at the start as gnubg lists them."""
     assert len(legal_plays(START, dice)) == len(_findbestmoves(START, dice))
     assert our_results(START, dice) == gnubg_results(START, dice)
+
+
+# --- .mat files, imported by gnubg ----------------------------------------------------
+
+
+def gnubg_import_mat(text: str, path: Path) -> tuple[list[tuple[int, int]], tuple[int, int]]:
+    """gnubg's reading of a ``.mat`` file: the score each game started at, and the score
+    once the last game's points are added to its winner (player 1 is gnubg's X)."""
+    path.write_text(text)
+    gnubg.command(f'import mat "{path}"')
+    games = [game["info"] for game in gnubg.match(analysis=False, boards=False)["games"]]
+    starts = [(info["score-X"], info["score-O"]) for info in games]
+    final = list(starts[-1])
+    final["XO".index(games[-1]["winner"])] += games[-1]["points-won"]
+    return starts, (final[0], final[1])
+
+
+def test_gnubg_imports_our_forfeited_matches_at_the_documented_scores(tmp_path: Path) -> None:
+    """Every game starts at our score in gnubg. A forfeit, written as a resignation, ends
+    a money session at our score; a match too when what the winner needed is 1, 2 or 3
+    times the cube; past the next multiple of the cube when it lies between; and, when
+    it needs more than 3 times the cube, gnubg credits 3 times and sees no end."""
+    starts = [MatchState(length=n) for n in (1, 3, 5, 7)]
+    starts += [MatchState(), MatchState(options=GameOptions(jacoby=True, beavers=True))]
+    seen = Counter()
+    for seed in range(20):
+        for start in starts:
+            record = forfeited_match(seed, start)
+            game_starts, final = gnubg_import_mat(export_mat(record), tmp_path / "match.mat")
+            before = record.state_before(len(record.games) - 1)
+            assert game_starts == [record.state_before(i).score for i in range(len(record.games))]
+            ours, winner = record.state.score, record.games[-1].winner
+            needed = start.length - before.score[winner]
+            cube = record.games[-1].cube.value
+            if start.money or needed in (cube, 2 * cube, 3 * cube):
+                seen["exact"] += 1
+                assert final == ours, (seed, start)
+            elif needed < 3 * cube:
+                seen["past N"] += 1
+                assert final[1 - winner] == ours[1 - winner]
+                assert ours[winner] < final[winner] < ours[winner] + cube
+            else:
+                seen["short of N"] += 1
+                assert final[1 - winner] == ours[1 - winner]
+                assert final[winner] == before.score[winner] + 3 * cube < start.length
+    assert min(seen["exact"], seen["past N"], seen["short of N"]) > 0, seen

@@ -1,7 +1,7 @@
 """10,000 random games through the whole ``Game`` API, each ending with a valid score.
 
-Random legal plays, random cube actions and resignations, over money games, match
-games, Crawford games and multiple-cube chouette games. Every roll costs a search
+Random legal plays, random cube actions, resignations and forfeits, over money games,
+match games, Crawford games and multiple-cube chouette games. Every roll costs a search
 for the legal plays, so most games are played at a brisk pace (doubles, passes and
 resignations are frequent and the games short); one game in ten is played at a
 slow pace, mostly to the last checker, so that bearing off and gammons are covered.
@@ -10,14 +10,15 @@ slow pace, mostly to the last checker, so that bearing off and gammons are cover
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
 from backgammon.cube import CubeState
-from backgammon.game import Game, GameOptions, Phase, Result
+from backgammon.game import ForfeitReason, Game, GameOptions, Phase, Result
 
 GAMES = 10_000
+FORFEIT_CHANCE = 0.0005  # per action in the self-play test: about one game in twenty
 
 OPTION_SETS = (
     GameOptions(cube_max=64),
@@ -31,12 +32,14 @@ _RESIGNS = (Result.SINGLE, Result.GAMMON, Result.BACKGAMMON)
 
 @dataclass(frozen=True)
 class Pace:
-    """Chances of each decision: to resign (per turn), to double, to take, to beaver."""
+    """Chances of each decision: to resign (per turn), to double, to take, to beaver, and
+    (per action, 0: never) for a random side to forfeit."""
 
     resign: float
     double: float
     take: float
     beaver: float = 0.1
+    forfeit: float = 0.0
 
 
 BRISK = Pace(resign=0.06, double=0.3, take=0.5)
@@ -60,6 +63,8 @@ def random_game(
     while not game.over:
         if not until_over and rng.random() < 0.02:
             break
+        if pace.forfeit and rng.random() < pace.forfeit:
+            return game.forfeit(rng.randint(0, 1), rng.choice(list(ForfeitReason)))
         phase = game.phase
         chance = rng.random()
         if phase is Phase.ROLL:
@@ -99,7 +104,12 @@ def check_score(game: Game) -> None:
         assert sum(game.position_for(game.winner).player) == 0
     if game.result is Result.PASSED:
         assert all(c.state is CubeState.PASSED for c in game.contracts)
-    kind = game.resignation if game.result is Result.RESIGNED else game.result
+    if game.result is Result.FORFEIT:
+        loser = game.position_for(1 - game.winner).player
+        none_off = sum(loser) == game.options.variant.checkers
+        assert game.resignation is (Result.GAMMON if none_off else Result.SINGLE)
+    resigned = game.result in (Result.RESIGNED, Result.FORFEIT)
+    kind = game.resignation if resigned else game.result
     for contract in game.contracts:
         value, got = contract.value, points[contract.holder]
         assert contract.pending is None
@@ -119,7 +129,7 @@ def test_selfplay_random_games_end_with_valid_scores() -> None:
     ends = set()
     for seed in range(GAMES):
         rng = random.Random(seed)
-        pace = SLOW if seed % 10 == 0 else BRISK
+        pace = replace(SLOW if seed % 10 == 0 else BRISK, forfeit=FORFEIT_CHANCE)
         game = random_game(rng, OPTION_SETS[seed % len(OPTION_SETS)], pace)
         try:
             check_score(game)

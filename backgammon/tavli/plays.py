@@ -1,0 +1,542 @@
+"""Legal plays of the tavli games: one generator for the five, driven by their rules.
+
+``stage_plays(rules, board, dice)`` lists every distinct legal play of some dice (two
+different dice, or one to four of a kind): as many dice as can be played and the higher
+die when only one of two can (TV3 = M5), one play per distinct board reached (pins,
+bar and waiting checkers included), then fevga's unblocking duty (FV5). A turn may have
+several such stages (gul bara's run, acey-deucey's 1-2): ``backgammon.tavli.turns``.
+
+What differs between the games is data of ``TavliRules``: the facing points, what
+landing on a single opposing checker does (hit, pin, or nothing: the point is held),
+entering from the bar or from the waiting checkers, and an optional rule on each step
+(fevga's FV3 and FV4). Which points are open to the mover cannot change during its
+turn in any of the five (a hit blot's point stays open, a pinned point stays closed, a
+held point stays held), so the open points are found once per call; the search is
+depth-first over the dice on a mutable list of slots (0 off, 1..24, 25 bar, 26
+waiting), keyed by an int a byte a slot with the blots hit so far as bits above, and
+prunes a board met again at the same depth. In plakoto the pins after a play follow
+from the checkers (a point holding both sides is a pin, and mine were pinned before), so
+the key needs no pin bits.
+
+``apply_step`` and ``check_play`` are the slow path for a play entered by a player:
+each refusal names its rule (``IllegalPlay.PINNED_POINT``, ``RUNNER_FIRST``...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from itertools import permutations
+
+from backgammon.errors import IllegalPlay, InvalidDice
+from backgammon.moves import BAR_POINT, OFF, Step
+from backgammon.tavli.board import POINTS, Side, TavliBoard
+from backgammon.tavli.rules import BAR_SLOT, WAITING_SLOT, Capture, TavliRules
+
+
+@dataclass(frozen=True, slots=True)
+class TavliPlay:
+    """A stage of a turn: its steps in playing order, the board after it (still seen by
+    the mover) and the dice it used, in the order of the steps."""
+
+    steps: tuple[Step, ...]
+    result: TavliBoard
+    dice_used: tuple[int, ...]
+
+
+def check_dice(dice: Sequence[int]) -> tuple[int, ...]:
+    """``dice`` as a stage's dice (higher die first), or ``InvalidDice``."""
+    dice = tuple(dice)
+    if not 1 <= len(dice) <= 4 or any(type(d) is not int or not 1 <= d <= 6 for d in dice):
+        raise InvalidDice(f"a stage is 1 to 4 dice of 1..6, not {list(dice)!r}")
+    if len(dice) > 2 and len(set(dice)) > 1:
+        raise InvalidDice(f"more than two dice must all be the same (a double), not {dice}")
+    return tuple(sorted(dice, reverse=True))
+
+
+# --- the search --------------------------------------------------------------------------
+
+_SLOTS = WAITING_SLOT + 1
+_HITS = 8 * _SLOTS  # the hit bits: bit _HITS + p for a blot hit on my point p
+_UNIT = tuple(1 << 8 * slot for slot in range(_SLOTS))
+
+# Each distinct result, by its int key: the mover's slots and one way to reach it.
+_Found = dict[int, tuple[tuple[int, ...], tuple[Step, ...], tuple[int, ...]]]
+
+
+def stage_plays(rules: TavliRules, board: TavliBoard, dice: Sequence[int]) -> list[TavliPlay]:
+    """Every distinct legal play of ``dice`` from ``board`` (the mover's view); ``[]``
+    when none of them can be played."""
+    dice = check_dice(dice)
+    found = _search(rules, board, dice)
+    return [
+        TavliPlay(steps, _result(rules, board, slots, key), used)
+        for key, (slots, steps, used) in found.items()
+    ]
+
+
+def _search(rules: TavliRules, board: TavliBoard, dice: tuple[int, ...]) -> _Found:
+    mine = board.mine
+    slots = [*mine.points, mine.bar, mine.waiting]
+    table = rules.facing_table
+    theirs = board.opponent.points
+    facing_count = [0, *(theirs[table[point]] for point in range(1, POINTS + 1))]
+    pinned = mine.pinned
+    capture = rules.capture
+    if capture is Capture.NONE:
+        open_ = [False, *(count == 0 for count in facing_count[1:])]
+    else:
+        open_ = [False, *(count < 2 for count in facing_count[1:])]
+        for point in pinned:
+            open_[point] = False
+    hit_bits = [0] * (POINTS + 1)
+    pins = [False] * (POINTS + 1)  # a single opposing checker to pin (shown like a hit)
+    for point in range(1, POINTS + 1):
+        if facing_count[point] == 1:
+            if capture is Capture.HIT:
+                hit_bits[point] = 1 << _HITS + point
+            elif capture is Capture.PIN:
+                pins[point] = point not in pinned
+    may_bear_off = not any(point <= 6 for point in pinned)  # PL4
+    exact = rules.exact_bear_off
+    rule = rules.step_rule
+    # The board points each die moves a checker from onto an open point, highest first.
+    movers = {
+        die: [p for p in range(POINTS, die, -1) if open_[p - die] and p not in pinned]
+        for die in set(dice)
+    }
+
+    def origins(die: int, outside: int) -> list[int]:
+        if slots[BAR_SLOT]:  # E1, AD3: enter first
+            return [BAR_SLOT] if open_[25 - die] else []
+        found_here = [point for point in movers[die] if slots[point]]
+        if not outside and may_bear_off:
+            if slots[die]:  # F2
+                found_here.append(die)
+            elif not exact and not any(slots[die + 1 : 7]):  # F3, F4 (AD6: exact only)
+                for point in range(die - 1, 0, -1):
+                    if slots[point]:
+                        found_here.append(point)
+                        break
+        if slots[WAITING_SLOT] and open_[25 - die]:  # AD1, AD2
+            found_here.append(WAITING_SLOT)
+        return found_here
+
+    found: _Found = {}
+    deepest = [0]
+
+    def walk(
+        order: tuple[int, ...],
+        depth: int,
+        code: int,
+        outside: int,
+        seen: set[int],
+        path: list[Step],
+    ) -> None:
+        if depth == len(order):
+            record(order, depth, code, path)
+            return
+        die = order[depth]
+        moved = False
+        for origin in origins(die, outside):
+            to = 25 - die if origin >= BAR_SLOT else max(origin - die, OFF)
+            if rule is not None and origin < BAR_SLOT and rule(slots, origin, to):
+                continue
+            hit = hit_bits[to]
+            if hit and code & hit:  # hit already by an earlier step
+                hit = 0
+            new = code + _UNIT[to] - _UNIT[origin] + hit
+            moved = True
+            tag = new * 5 + depth
+            if tag in seen:
+                continue
+            seen.add(tag)
+            path.append(Step(min(origin, BAR_POINT), to, hit != 0 or (pins[to] and not slots[to])))
+            slots[origin] -= 1
+            slots[to] += 1
+            walk(order, depth + 1, new, outside - (origin > 6 >= to), seen, path)
+            path.pop()
+            slots[origin] += 1
+            slots[to] -= 1
+        if not moved:
+            record(order, depth, code, path)
+
+    def record(order: tuple[int, ...], depth: int, code: int, path: list[Step]) -> None:
+        if depth < deepest[0] or not depth:
+            return
+        if depth > deepest[0]:
+            found.clear()
+            deepest[0] = depth
+        if code not in found:
+            found[code] = (tuple(slots), tuple(path), order[:depth])
+
+    code0 = int.from_bytes(bytes(slots), "little")
+    outside0 = sum(slots[7:])
+    orders = [dice] if len(set(dice)) == 1 else [dice, dice[::-1]]
+    for order in orders:
+        walk(order, 0, code0, outside0, set(), [])
+    if deepest[0] == 1 and len(dice) == 2 and dice[0] != dice[1]:  # M5: the higher die
+        higher = {key: way for key, way in found.items() if way[2][0] == dice[0]}
+        found = higher or found
+    if rules.duty is not None and found:
+        wall = rules.duty(board)
+        if wall:  # FV5: open the wall if any play of the most dice can
+            opened = {key: way for key, way in found.items() if any(not way[0][p] for p in wall)}
+            found = opened or found
+    return found
+
+
+def _result(rules: TavliRules, board: TavliBoard, slots: tuple[int, ...], key: int) -> TavliBoard:
+    """The board after a play that left the mover's ``slots`` and hit the blots in ``key``."""
+    mine = board.mine
+    side = Side(slots[:BAR_SLOT], slots[BAR_SLOT], slots[WAITING_SLOT], mine.pinned, mine.roll)
+    opponent = board.opponent
+    table = rules.facing_table
+    if rules.capture is Capture.HIT:
+        hits = key >> _HITS
+        if hits:
+            points = list(opponent.points)
+            count = 0
+            while hits:
+                point = (hits & -hits).bit_length() - 1
+                points[table[point]] -= 1
+                count += 1
+                hits &= hits - 1
+            opponent = replace(opponent, points=tuple(points), bar=opponent.bar + count)
+    elif rules.capture is Capture.PIN:
+        theirs = opponent.points
+        pins = tuple(
+            sorted(
+                table[point]
+                for point in range(1, POINTS + 1)
+                if slots[point] and theirs[table[point]] == 1 and point not in mine.pinned
+            )
+        )
+        if pins != opponent.pinned:
+            opponent = replace(opponent, pinned=pins)
+    return TavliBoard(side, opponent)
+
+
+# --- single steps, checked one at a time ---------------------------------------------------
+
+
+def step_problem(rules: TavliRules, board: TavliBoard, origin: int, die: int) -> IllegalPlay | None:
+    """Why moving a checker from ``origin`` (25: the bar, or the waiting checkers) by
+    ``die`` is illegal on its own, if it is (the compulsory-play rule is about whole
+    plays: ``check_play``)."""
+    mine = board.mine
+    if not 1 <= origin <= BAR_POINT:
+        return IllegalPlay(f"no point {origin} to move from (1..24, 25 = bar)")
+    if origin == BAR_POINT:
+        if not (mine.bar or mine.waiting):
+            return IllegalPlay("you have no checker to enter", IllegalPlay.NO_CHECKER)
+        to = 25 - die
+        if _facing(rules, board, to) > 1:
+            return IllegalPlay(
+                f"bar/{to}: cannot enter on {to}, the opponent holds it", IllegalPlay.ENTRY_HELD
+            )
+        return None
+    if not mine.points[origin]:
+        return IllegalPlay(f"no checker of yours on point {origin}", IllegalPlay.NO_CHECKER)
+    if mine.bar:
+        return IllegalPlay(
+            f"{origin}: enter your checker(s) from the bar first (E1, AD3)", IllegalPlay.BAR_FIRST
+        )
+    if origin in mine.pinned:
+        return IllegalPlay(
+            f"{origin}: that checker is pinned and cannot move until the checker pinning it "
+            "leaves (PL3)",
+            IllegalPlay.PINNED_CHECKER,
+        )
+    to = origin - die
+    if to > 0:
+        problem = _landing_problem(rules, board, origin, to)
+    else:
+        problem = _bear_off_problem(rules, mine, origin, die)
+    if problem is None and rules.step_rule is not None:
+        reason = rules.step_rule([*mine.points, mine.bar, mine.waiting], origin, max(to, OFF))
+        if reason is not None:
+            problem = IllegalPlay(_STEP_RULE_TEXT[reason].format(origin, max(to, OFF)), reason)
+    return problem
+
+
+_STEP_RULE_TEXT = {
+    IllegalPlay.RUNNER_FIRST: (
+        "{0}/{1}: until your first checker has passed the opponent's start (your 11 or "
+        "lower), it alone may move (FV3)"
+    ),
+    IllegalPlay.START_QUARTER: (
+        "{0}/{1}: that would hold all six points of your starting quarter (19 to 24), which "
+        "you may never do (FV4)"
+    ),
+}
+
+
+def _facing(rules: TavliRules, board: TavliBoard, point: int) -> int:
+    """The opponent's checkers on my ``point``."""
+    return board.opponent.points[rules.facing_table[point]]
+
+
+def _landing_problem(
+    rules: TavliRules, board: TavliBoard, origin: int, to: int
+) -> IllegalPlay | None:
+    opposing = _facing(rules, board, to)
+    text = f"{origin}/{to}"
+    if rules.capture is Capture.NONE and opposing:
+        return IllegalPlay(
+            f"{text}: the opponent holds point {to}; one checker holds a point (FV2)",
+            IllegalPlay.HELD_POINT,
+        )
+    if rules.capture is Capture.PIN and to in board.mine.pinned:
+        return IllegalPlay(
+            f"{text}: the opponent pins your checker on {to}; no checker of yours may land "
+            "there (PL2)",
+            IllegalPlay.PINNED_POINT,
+        )
+    if opposing > 1:
+        return IllegalPlay(
+            f"{text}: point {to} is blocked ({opposing} opposing checkers)", IllegalPlay.BLOCKED
+        )
+    return None
+
+
+def _bear_off_problem(rules: TavliRules, mine: Side, origin: int, die: int) -> IllegalPlay | None:
+    outside = sum(mine.points[7:]) + mine.bar + mine.waiting
+    if outside:
+        return IllegalPlay(
+            f"{origin}/off: cannot bear off yet, {outside} checker(s) are not in your home "
+            "board (F1, AD2)",
+            IllegalPlay.CANNOT_BEAR_OFF,
+        )
+    if mine.pinned:
+        return IllegalPlay(
+            f"{origin}/off: cannot bear off while a checker of yours is pinned (PL4)",
+            IllegalPlay.CANNOT_BEAR_OFF,
+        )
+    if origin < die and rules.exact_bear_off:
+        return IllegalPlay(
+            f"{origin}/off: a {die} bears off from point {die} only (exact numbers, AD6)",
+            IllegalPlay.WRONG_DICE,
+        )
+    if origin < die and any(mine.points[origin + 1 : 7]):
+        return IllegalPlay(
+            f"{origin}/off: a {die} bears off from point {origin} only when no checker stands "
+            "on a higher point (F3, F4)",
+            IllegalPlay.WRONG_DICE,
+        )
+    return None
+
+
+def apply_step(
+    rules: TavliRules, board: TavliBoard, origin: int, die: int
+) -> tuple[TavliBoard, Step]:
+    """The board after moving a checker from ``origin`` (25: entering) by ``die``, and the
+    step; ``IllegalPlay`` if the step is illegal on its own (``step_problem``)."""
+    problem = step_problem(rules, board, origin, die)
+    if problem is not None:
+        raise problem
+    return _moved(rules, board, origin, die)
+
+
+def _moved(rules: TavliRules, board: TavliBoard, origin: int, die: int) -> tuple[TavliBoard, Step]:
+    """``apply_step`` for a step already known to be legal."""
+    mine = board.mine
+    slots = [*mine.points, mine.bar, mine.waiting]
+    source = origin if origin < BAR_POINT else BAR_SLOT if mine.bar else WAITING_SLOT
+    to = 25 - die if origin == BAR_POINT else max(origin - die, OFF)
+    slots[source] -= 1
+    slots[to] += 1
+    single = to > 0 and _facing(rules, board, to) == 1
+    hit = rules.capture is Capture.HIT and single
+    pins = rules.capture is Capture.PIN and single and not mine.points[to]
+    result = _result(rules, board, tuple(slots), (1 << _HITS + to) if hit else 0)
+    return result, Step(origin, to, hit or pins)
+
+
+# --- whole plays given as steps ----------------------------------------------------------
+
+# For each board a play's segments reach: its fewest captures on unnamed points, and the
+# steps and dice of one way to reach it with that many.
+_Ways = dict[TavliBoard, tuple[int, tuple[Step, ...], tuple[int, ...]]]
+
+
+def check_play(
+    rules: TavliRules,
+    board: TavliBoard,
+    dice: Sequence[int],
+    segments: Sequence[tuple[int, int]],
+    legal: list[TavliPlay] | None = None,
+) -> TavliPlay:
+    """The legal play of ``dice`` that the (origin, destination) ``segments`` describe
+    (each may span several dice), or ``IllegalPlay`` saying which rule it breaks.
+
+    ``legal`` is ``stage_plays(rules, board, dice)`` when the caller has it. Where the
+    segments can be split into single steps in ways that reach different boards, the
+    one that hits or pins nothing on a point the text does not name is taken.
+    """
+    dice = check_dice(dice)
+    if legal is None:
+        legal = stage_plays(rules, board, dice)
+    for origin, destination in segments:
+        if not 1 <= origin <= BAR_POINT or not OFF <= destination < BAR_POINT:
+            raise IllegalPlay(f"{origin}/{destination}: points run 1..24, 25 bar, 0 off")
+        if destination >= origin:
+            raise IllegalPlay(
+                f"{origin}/{destination}: checkers move forward, from higher to lower points",
+                IllegalPlay.BACKWARDS,
+            )
+    if not segments:
+        if legal:
+            raise IllegalPlay("a legal play exists for these dice", IllegalPlay.MUST_MOVE)
+        return TavliPlay((), board, ())
+    by_result = {play.result: play for play in legal}
+    found = _realizations(rules, board, dice, list(segments)) if len(segments) <= len(dice) else {}
+    matching = {result: way for result, way in found.items() if result in by_result}
+    if matching:
+        fewest = min(way[0] for way in matching.values())
+        best = [result for result, way in matching.items() if way[0] == fewest]
+        if len(best) > 1:
+            raise IllegalPlay(
+                "this play can be made in more than one way: name the point where a checker "
+                "is hit or pinned in passing (like 24/18*/13)"
+            )
+        _, steps, used = matching[best[0]]
+        return TavliPlay(steps, best[0], used)
+    if found:
+        raise _not_allowed(rules, board, dice, legal, found)
+    raise _explain(rules, board, dice, list(segments))
+
+
+def _realizations(
+    rules: TavliRules, board: TavliBoard, dice: tuple[int, ...], segments: list[tuple[int, int]]
+) -> _Ways:
+    found: _Ways = {}
+
+    def walk(
+        current: TavliBoard,
+        dice_left: tuple[int, ...],
+        todo: tuple[tuple[int, int], ...],
+        steps: tuple[Step, ...],
+        used: tuple[int, ...],
+        unnamed: int,
+    ) -> None:
+        if not todo:
+            if current not in found or unnamed < found[current][0]:
+                found[current] = (unnamed, steps, used)
+            return
+        for index, (origin, destination) in enumerate(todo):
+            if (origin, destination) in todo[:index]:
+                continue
+            for die in set(dice_left):
+                to = 25 - die if origin == BAR_POINT else max(origin - die, OFF)
+                if to < destination or step_problem(rules, current, origin, die):
+                    continue
+                after, step = _moved(rules, current, origin, die)
+                rest = todo[:index] + todo[index + 1 :]
+                if to != destination:
+                    rest += ((to, destination),)
+                left = list(dice_left)
+                left.remove(die)
+                walk(
+                    after,
+                    tuple(left),
+                    rest,
+                    (*steps, step),
+                    (*used, die),
+                    unnamed + (step.hit and to != destination),
+                )
+
+    walk(board, dice, tuple(segments), (), (), 0)
+    return found
+
+
+def _not_allowed(
+    rules: TavliRules,
+    board: TavliBoard,
+    dice: tuple[int, ...],
+    legal: list[TavliPlay],
+    found: _Ways,
+) -> IllegalPlay:
+    """The error for legal steps that make no legal play: too few dice (TV3 = M5), the
+    lower die, or a wall left closed (FV5)."""
+    most = len(legal[0].dice_used)
+    played = max(len(way[2]) for way in found.values())
+    if played < most:
+        if len(dice) == 2 and dice[0] != dice[1]:
+            return IllegalPlay(
+                f"both dice of {dice[0]}-{dice[1]} can be played, so both must be (TV3)",
+                IllegalPlay.MUST_USE_BOTH,
+            )
+        return IllegalPlay(
+            f"{most} of these {dice[0]}s can be played and must be (TV3), not {played}",
+            IllegalPlay.MUST_USE_MORE,
+        )
+    if most == 1 and len(dice) == 2 and any(way[2] != (dice[0],) for way in found.values()):
+        return IllegalPlay(
+            f"only one die of {dice[0]}-{dice[1]} can be played and the {dice[0]} can: the "
+            "higher die must be played (TV3)",
+            IllegalPlay.HIGHER_DIE,
+        )
+    if rules.duty is not None and rules.duty(board):
+        wall = ", ".join(str(p) for p in sorted(rules.duty(board), reverse=True))
+        return IllegalPlay(
+            f"the opponent's checkers are all stuck behind your six points in a row ({wall}): "
+            "your play must open one of them, and one can (FV5)",
+            IllegalPlay.MUST_OPEN_WALL,
+        )
+    return IllegalPlay("these steps do not make a legal play")
+
+
+def _explain(
+    rules: TavliRules, board: TavliBoard, dice: tuple[int, ...], segments: list[tuple[int, int]]
+) -> IllegalPlay:
+    """Why the segments cannot be played at all: play them from the highest origin down
+    and report the first step that fails, with its rule."""
+    current, dice_left = board, list(dice)
+    for origin, destination in sorted(segments, reverse=True):
+        problems: list[IllegalPlay] = []
+        for order in _orders(dice_left, origin, destination):
+            stepped, point = current, origin
+            for die in order:
+                problem = step_problem(rules, stepped, point, die)
+                if problem is not None:
+                    problems.append(problem)
+                    break
+                stepped, step = _moved(rules, stepped, point, die)
+                point = step.destination
+            else:
+                break
+        else:
+            if problems:
+                return problems[0]
+            return IllegalPlay(
+                f"{_name(origin)}/{_name(destination)}: the dice left "
+                f"({' and '.join(map(str, dice_left)) or 'none'}) do not take a checker from "
+                "there to there",
+                IllegalPlay.WRONG_DICE,
+            )
+        current = stepped
+        for die in order:
+            dice_left.remove(die)
+    return IllegalPlay("these steps do not make a legal play")
+
+
+def _orders(dice: list[int], origin: int, destination: int) -> list[tuple[int, ...]]:
+    """The orders of some of ``dice`` that take a checker from origin exactly to
+    destination (or off), touching down only before it."""
+    result = []
+    for count in range(1, len(dice) + 1):
+        for order in sorted(set(permutations(dice, count)), reverse=True):
+            point = origin
+            for die in order:
+                if point <= destination:
+                    break
+                point = 25 - die if point == BAR_POINT else point - die
+            else:
+                if point == destination or (destination == OFF and point < 0):
+                    result.append(order)
+    return result
+
+
+def _name(point: int) -> str:
+    return "bar" if point == BAR_POINT else "off" if point == OFF else str(point)

@@ -69,10 +69,28 @@ def stage_plays(rules: TavliRules, board: TavliBoard, dice: Sequence[int]) -> li
     when none of them can be played."""
     dice = check_dice(dice)
     found = _search(rules, board, dice)
-    return [
-        TavliPlay(steps, _result(rules, board, slots, key), used)
-        for key, (slots, steps, used) in found.items()
-    ]
+    plays = []
+    for key, (slots, steps, used) in found.items():
+        result = _result(rules, board, slots, key)
+        if rules.capture is Capture.PIN:
+            steps = _pin_marks(rules, board, steps, result)
+        plays.append(TavliPlay(steps, result, used))
+    return plays
+
+
+def _pin_marks(
+    rules: TavliRules, board: TavliBoard, steps: tuple[Step, ...], result: TavliBoard
+) -> tuple[Step, ...]:
+    """Plakoto's steps with a star (``hit``) only where the play leaves a new pin, on the
+    first step landing there: a checker pinned in passing is free again at once."""
+    new = {rules.facing_table[point] for point in result.opponent.pinned}
+    new -= {rules.facing_table[point] for point in board.opponent.pinned}
+    marked = []
+    for step in steps:
+        pins = step.destination in new
+        new.discard(step.destination)
+        marked.append(step._replace(hit=pins))
+    return tuple(marked)
 
 
 def _search(rules: TavliRules, board: TavliBoard, dice: tuple[int, ...]) -> _Found:
@@ -90,13 +108,10 @@ def _search(rules: TavliRules, board: TavliBoard, dice: tuple[int, ...]) -> _Fou
         for point in pinned:
             open_[point] = False
     hit_bits = [0] * (POINTS + 1)
-    pins = [False] * (POINTS + 1)  # a single opposing checker to pin (shown like a hit)
-    for point in range(1, POINTS + 1):
-        if facing_count[point] == 1:
-            if capture is Capture.HIT:
+    if capture is Capture.HIT:
+        for point in range(1, POINTS + 1):
+            if facing_count[point] == 1:
                 hit_bits[point] = 1 << _HITS + point
-            elif capture is Capture.PIN:
-                pins[point] = point not in pinned
     may_bear_off = not any(point <= 6 for point in pinned)  # PL4
     exact = rules.exact_bear_off
     rule = rules.step_rule
@@ -151,7 +166,7 @@ def _search(rules: TavliRules, board: TavliBoard, dice: tuple[int, ...]) -> _Fou
             if tag in seen:
                 continue
             seen.add(tag)
-            path.append(Step(min(origin, BAR_POINT), to, hit != 0 or (pins[to] and not slots[to])))
+            path.append(Step(min(origin, BAR_POINT), to, hit != 0))
             slots[origin] -= 1
             slots[to] += 1
             walk(order, depth + 1, new, outside - (origin > 6 >= to), seen, path)
@@ -401,6 +416,8 @@ def check_play(
                 "is hit or pinned in passing (like 24/18*/13)"
             )
         _, steps, used = matching[best[0]]
+        if rules.capture is Capture.PIN:
+            steps = _pin_marks(rules, board, steps, best[0])
         return TavliPlay(steps, best[0], used)
     if found:
         raise _not_allowed(rules, board, dice, legal, found)

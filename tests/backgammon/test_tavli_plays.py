@@ -13,7 +13,6 @@ import pytest
 
 from backgammon.errors import IllegalPlay, InvalidPosition
 from backgammon.moves import dice_for_roll, legal_plays
-from backgammon.position import Position
 from backgammon.tavli.board import Side, TavliBoard
 from backgammon.tavli.plays import check_play, stage_plays
 from backgammon.tavli.rules import (

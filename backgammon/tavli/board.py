@@ -15,7 +15,7 @@ the game (``facing``), not of the board, so the board is checked against a game'
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 POINTS = 24
 CHECKERS = 15
@@ -23,15 +23,33 @@ OFF = 0
 SLOTS = POINTS + 1  # borne off, then points 1..24
 
 
-@dataclass(frozen=True, slots=True)
-class Side:
-    """One side's checkers, in its own numbering (see the module docstring)."""
+class Side(NamedTuple):
+    """One side's checkers, in its own numbering (see the module docstring). A named
+    tuple rather than a dataclass: the generator builds one for every play it finds,
+    and a tuple is built, hashed and compared in one C call."""
 
     points: tuple[int, ...]
     bar: int = 0
     waiting: int = 0
     pinned: tuple[int, ...] = ()
     roll: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe; ``from_dict`` gives back an equal side."""
+        return {
+            "points": list(self.points),
+            "bar": self.bar,
+            "waiting": self.waiting,
+            "pinned": list(self.pinned),
+            "roll": self.roll,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Side:
+        """The side ``to_dict`` wrote."""
+        return cls(
+            tuple(data["points"]), data["bar"], data["waiting"], tuple(data["pinned"]), data["roll"]
+        )
 
     @property
     def borne_off(self) -> int:
@@ -44,8 +62,7 @@ class Side:
         return CHECKERS - self.points[OFF]
 
 
-@dataclass(frozen=True, slots=True)
-class TavliBoard:
+class TavliBoard(NamedTuple):
     """Both sides, the side to move first."""
 
     mine: Side

@@ -24,18 +24,17 @@ each refusal names its rule (``IllegalPlay.PINNED_POINT``, ``RUNNER_FIRST``...).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
 from itertools import permutations
+from typing import NamedTuple
 
 from backgammon.errors import IllegalPlay, InvalidDice
 from backgammon.moves import BAR_POINT, OFF, Step
 from backgammon.tavli.board import POINTS, Side, TavliBoard
-from backgammon.tavli.rules import BAR_SLOT, WAITING_SLOT, Capture, TavliRules
+from backgammon.tavli.rules import BAR_SLOT, WAITING_SLOT, Capture, StepRule, TavliRules
 
 
-@dataclass(frozen=True, slots=True)
-class TavliPlay:
+class TavliPlay(NamedTuple):
     """A stage of a turn: its steps in playing order, the board after it (still seen by
     the mover) and the dice it used, in the order of the steps."""
 
@@ -60,8 +59,35 @@ _SLOTS = WAITING_SLOT + 1
 _HITS = 8 * _SLOTS  # the hit bits: bit _HITS + p for a blot hit on my point p
 _UNIT = tuple(1 << 8 * slot for slot in range(_SLOTS))
 
+
+def _move_table(die: int) -> list[tuple[int, int, Step, Step]]:
+    """For each origin slot: where a ``die`` lands (25 - die from the bar or the waiting
+    checkers, 0 for a bear-off), the change to the int key, and the step unhit and hit."""
+    table = []
+    for origin in range(_SLOTS):
+        to = 25 - die if origin >= BAR_SLOT else max(origin - die, OFF)
+        shown = min(origin, BAR_POINT)
+        table.append((to, _UNIT[to] - _UNIT[origin], Step(shown, to, False), Step(shown, to, True)))
+    return table
+
+
+_MOVES = [[] if die == 0 else _move_table(die) for die in range(7)]
+# The order of origins in a double's search: the bar first (E1, AD3), then the waiting
+# checkers, then the points from 24 down.
+_RANK = (*range(BAR_SLOT), BAR_SLOT + 2, WAITING_SLOT)
+
 # Each distinct result, by its int key: the mover's slots and one way to reach it.
 _Found = dict[int, tuple[tuple[int, ...], tuple[Step, ...], tuple[int, ...]]]
+
+# The values are named tuples, built here by tuple.__new__ in one call: the generator
+# makes one board a play.
+_tuple = tuple.__new__
+
+
+def _side(
+    points: tuple[int, ...], bar: int, waiting: int, pinned: tuple[int, ...], roll: int
+) -> Side:
+    return _tuple(Side, (points, bar, waiting, pinned, roll))
 
 
 def stage_plays(rules: TavliRules, board: TavliBoard, dice: Sequence[int]) -> list[TavliPlay]:
@@ -69,13 +95,61 @@ def stage_plays(rules: TavliRules, board: TavliBoard, dice: Sequence[int]) -> li
     when none of them can be played."""
     dice = check_dice(dice)
     found = _search(rules, board, dice)
+    mine = board.mine
+    pinned, roll = mine.pinned, mine.roll
+    capture = rules.capture
+    pinnable = _pinnable(rules, board) if capture is Capture.PIN else []
+    # The opponent after each set of hits (none: as it was), or of pins.
+    opponents: dict[int, Side] = {} if pinnable else {0: board.opponent}
     plays = []
+    append = plays.append
     for key, (slots, steps, used) in found.items():
-        result = _result(rules, board, slots, key)
-        if rules.capture is Capture.PIN:
+        if capture is Capture.NONE:
+            opponent = board.opponent
+        else:
+            if capture is Capture.HIT:
+                key >>= _HITS
+            else:
+                key = sum(1 << p for p in pinnable if slots[p])
+            opponent = opponents.get(key)  # type: ignore[assignment]
+            if opponent is None:
+                opponent = opponents[key] = _opponent_after(rules, board, key, pinnable)
+        side = _tuple(Side, (slots[:BAR_SLOT], slots[BAR_SLOT], slots[WAITING_SLOT], pinned, roll))
+        result = _tuple(TavliBoard, (side, opponent))
+        if pinnable and opponent.pinned != board.opponent.pinned:
             steps = _pin_marks(rules, board, steps, result)
-        plays.append(TavliPlay(steps, result, used))
+        append(_tuple(TavliPlay, (steps, result, used)))
     return plays
+
+
+def _pinnable(rules: TavliRules, board: TavliBoard) -> list[int]:
+    """Plakoto: my points with a single opposing checker that does not pin one of mine;
+    those I leave a checker on at the end of my play hold it pinned."""
+    theirs, table, pinned = board.opponent.points, rules.facing_table, board.mine.pinned
+    return [p for p in range(1, POINTS + 1) if theirs[table[p]] == 1 and p not in pinned]
+
+
+def _opponent_after(rules: TavliRules, board: TavliBoard, key: int, pinnable: list[int]) -> Side:
+    """The opponent once the mover's play hit the blots on the points whose bits ``key``
+    has (portes, acey-deucey) or, in plakoto, left checkers on those pinnable points."""
+    opponent = board.opponent
+    table = rules.facing_table
+    if rules.capture is Capture.PIN:
+        pins = tuple(sorted(table[p] for p in pinnable if key >> p & 1))
+        if pins == opponent.pinned:
+            return opponent
+        return _side(opponent.points, opponent.bar, opponent.waiting, pins, opponent.roll)
+    hits = key
+    if not hits:
+        return opponent
+    points = list(opponent.points)
+    count = 0
+    while hits:
+        point = (hits & -hits).bit_length() - 1
+        points[table[point]] -= 1
+        count += 1
+        hits &= hits - 1
+    return _side(tuple(points), opponent.bar + count, opponent.waiting, (), opponent.roll)
 
 
 def _pin_marks(
@@ -94,8 +168,10 @@ def _pin_marks(
 
 
 def _search(rules: TavliRules, board: TavliBoard, dice: tuple[int, ...]) -> _Found:
+    """Map each distinct result, as an int key, to the mover's slots and one way there."""
     mine = board.mine
     slots = [*mine.points, mine.bar, mine.waiting]
+    start = tuple(slots)
     table = rules.facing_table
     theirs = board.opponent.points
     facing_count = [0, *(theirs[table[point]] for point in range(1, POINTS + 1))]
@@ -114,85 +190,44 @@ def _search(rules: TavliRules, board: TavliBoard, dice: tuple[int, ...]) -> _Fou
                 hit_bits[point] = 1 << _HITS + point
     may_bear_off = not any(point <= 6 for point in pinned)  # PL4
     exact = rules.exact_bear_off
-    rule = rules.step_rule
+    rule = rules.step_rule(mine) if rules.step_rule is not None else None
     # The board points each die moves a checker from onto an open point, highest first.
     movers = {
         die: [p for p in range(POINTS, die, -1) if open_[p - die] and p not in pinned]
         for die in set(dice)
     }
 
+    def bear_off(die: int) -> list[int]:
+        """The point a die bears a checker off from, once every checker is home."""
+        if not may_bear_off:
+            return []
+        if slots[die]:  # F2
+            return [die]
+        if not exact and not any(slots[die + 1 : 7]):  # F3, F4 (AD6: exact only)
+            for point in range(die - 1, 0, -1):
+                if slots[point]:
+                    return [point]
+        return []
+
     def origins(die: int, outside: int) -> list[int]:
         if slots[BAR_SLOT]:  # E1, AD3: enter first
             return [BAR_SLOT] if open_[25 - die] else []
         found_here = [point for point in movers[die] if slots[point]]
-        if not outside and may_bear_off:
-            if slots[die]:  # F2
-                found_here.append(die)
-            elif not exact and not any(slots[die + 1 : 7]):  # F3, F4 (AD6: exact only)
-                for point in range(die - 1, 0, -1):
-                    if slots[point]:
-                        found_here.append(point)
-                        break
+        if not outside:
+            found_here += bear_off(die)
         if slots[WAITING_SLOT] and open_[25 - die]:  # AD1, AD2
             found_here.append(WAITING_SLOT)
         return found_here
 
-    found: _Found = {}
-    deepest = [0]
-
-    def walk(
-        order: tuple[int, ...],
-        depth: int,
-        code: int,
-        outside: int,
-        seen: set[int],
-        path: list[Step],
-    ) -> None:
-        if depth == len(order):
-            record(order, depth, code, path)
-            return
-        die = order[depth]
-        moved = False
-        for origin in origins(die, outside):
-            to = 25 - die if origin >= BAR_SLOT else max(origin - die, OFF)
-            if rule is not None and origin < BAR_SLOT and rule(slots, origin, to):
-                continue
-            hit = hit_bits[to]
-            if hit and code & hit:  # hit already by an earlier step
-                hit = 0
-            new = code + _UNIT[to] - _UNIT[origin] + hit
-            moved = True
-            tag = new * 5 + depth
-            if tag in seen:
-                continue
-            seen.add(tag)
-            path.append(Step(min(origin, BAR_POINT), to, hit != 0))
-            slots[origin] -= 1
-            slots[to] += 1
-            walk(order, depth + 1, new, outside - (origin > 6 >= to), seen, path)
-            path.pop()
-            slots[origin] += 1
-            slots[to] -= 1
-        if not moved:
-            record(order, depth, code, path)
-
-    def record(order: tuple[int, ...], depth: int, code: int, path: list[Step]) -> None:
-        if depth < deepest[0] or not depth:
-            return
-        if depth > deepest[0]:
-            found.clear()
-            deepest[0] = depth
-        if code not in found:
-            found[code] = (tuple(slots), tuple(path), order[:depth])
-
     code0 = int.from_bytes(bytes(slots), "little")
     outside0 = sum(slots[7:])
-    orders = [dice] if len(set(dice)) == 1 else [dice, dice[::-1]]
-    for order in orders:
-        walk(order, 0, code0, outside0, set(), [])
-    if deepest[0] == 1 and len(dice) == 2 and dice[0] != dice[1]:  # M5: the higher die
-        higher = {key: way for key, way in found.items() if way[2][0] == dice[0]}
-        found = higher or found
+    if len(dice) == 2 and dice[0] != dice[1]:
+        if rule is None and not start[BAR_SLOT]:
+            found = _two_free_dice(slots, code0, outside0, dice, movers, open_, bear_off, hit_bits)
+        else:
+            found = _two_dice(slots, code0, outside0, dice, origins, hit_bits, rule)
+    else:
+        found = _same_dice(slots, code0, outside0, dice, origins, hit_bits, rule)
     if rules.duty is not None and found:
         wall = rules.duty(board)
         if wall:  # FV5: open the wall if any play of the most dice can
@@ -201,35 +236,229 @@ def _search(rules: TavliRules, board: TavliBoard, dice: tuple[int, ...]) -> _Fou
     return found
 
 
-def _result(rules: TavliRules, board: TavliBoard, slots: tuple[int, ...], key: int) -> TavliBoard:
-    """The board after a play that left the mover's ``slots`` and hit the blots in ``key``."""
-    mine = board.mine
-    side = Side(slots[:BAR_SLOT], slots[BAR_SLOT], slots[WAITING_SLOT], mine.pinned, mine.roll)
-    opponent = board.opponent
-    table = rules.facing_table
-    if rules.capture is Capture.HIT:
-        hits = key >> _HITS
-        if hits:
-            points = list(opponent.points)
-            count = 0
-            while hits:
-                point = (hits & -hits).bit_length() - 1
-                points[table[point]] -= 1
-                count += 1
-                hits &= hits - 1
-            opponent = replace(opponent, points=tuple(points), bar=opponent.bar + count)
-    elif rules.capture is Capture.PIN:
-        theirs = opponent.points
-        pins = tuple(
-            sorted(
-                table[point]
-                for point in range(1, POINTS + 1)
-                if slots[point] and theirs[table[point]] == 1 and point not in mine.pinned
-            )
-        )
-        if pins != opponent.pinned:
-            opponent = replace(opponent, pinned=pins)
-    return TavliBoard(side, opponent)
+def _two_dice(
+    slots: list[int],
+    code0: int,
+    outside0: int,
+    dice: tuple[int, ...],
+    origins: Callable[[int, int], list[int]],
+    hit_bits: list[int],
+    rule: StepRule | None,
+) -> _Found:
+    """Two different dice, with a checker to enter first or a step rule (fevga's FV3,
+    FV4) that makes the order matter: both orders in full, then one die alone, the
+    higher if it can be played (TV3 = M5)."""
+    found: _Found = {}
+    singles: _Found = {}
+    for first, second in (dice, dice[::-1]):
+        moves1, moves2 = _MOVES[first], _MOVES[second]
+        used = (first, second)
+        for s1 in origins(first, outside0):
+            to1, delta1, plain1, hitting1 = moves1[s1]
+            if rule is not None and s1 < BAR_SLOT and rule(slots, s1, to1):
+                continue
+            hit1 = hit_bits[to1]
+            code1 = code0 + delta1 + hit1
+            step1 = hitting1 if hit1 else plain1
+            slots[s1] -= 1
+            slots[to1] += 1
+            played = False
+            for s2 in origins(second, outside0 - (s1 > 6 >= to1)):
+                to2, delta2, plain2, hitting2 = moves2[s2]
+                if rule is not None and s2 < BAR_SLOT and rule(slots, s2, to2):
+                    continue
+                played = True
+                hit2 = hit_bits[to2]
+                if hit2 and code1 & hit2:
+                    hit2 = 0
+                code2 = code1 + delta2 + hit2
+                if code2 not in found:
+                    slots[s2] -= 1
+                    slots[to2] += 1
+                    found[code2] = (tuple(slots), (step1, hitting2 if hit2 else plain2), used)
+                    slots[s2] += 1
+                    slots[to2] -= 1
+            if not played and not found and code1 not in singles:
+                singles[code1] = (tuple(slots), (step1,), (first,))
+            slots[s1] += 1
+            slots[to1] -= 1
+    return _most_dice(found, singles, dice)
+
+
+def _most_dice(found: _Found, singles: _Found, dice: tuple[int, ...]) -> _Found:
+    """Both dice if they can be played; else one, the higher if it can be (TV3 = M5)."""
+    if found:
+        return found
+    higher = {key: way for key, way in singles.items() if way[2][0] == dice[0]}
+    return higher or singles
+
+
+def _two_free_dice(
+    slots: list[int],
+    code0: int,
+    outside0: int,
+    dice: tuple[int, ...],
+    movers: dict[int, list[int]],
+    open_: list[bool],
+    bear_off: Callable[[int], list[int]],
+    hit_bits: list[int],
+) -> _Found:
+    """``_two_dice`` with nothing to enter first and no step rule, so the order of two
+    steps by different checkers does not matter (the open points never change).
+
+    Away from the bear-off the second die's origins are those of the starting board,
+    give or take the checker just moved, so they are not searched again. In the second
+    order, a second step that could have been played first (its checker stood there from
+    the start; no bear-off) only repeats a play of the first order, so only the checker
+    just moved, and bear-offs, are tried.
+    """
+    found: _Found = {}
+    singles: _Found = {}
+    start = tuple(slots)
+    for first, second in (dice, dice[::-1]):
+        repeat = first != dice[0]
+        moves1, moves2 = _MOVES[first], _MOVES[second]
+        used = (first, second)
+        movable = set(movers[second])
+        enters = bool(start[WAITING_SLOT]) and open_[25 - second]
+        from_start = [p for p in movers[second] if start[p]]
+        if enters:
+            from_start.append(WAITING_SLOT)
+        firsts = [p for p in movers[first] if start[p]]
+        if not outside0:
+            firsts += bear_off(first)
+        if start[WAITING_SLOT] and open_[25 - first]:
+            firsts.append(WAITING_SLOT)
+        for s1 in firsts:
+            to1, delta1, plain1, hitting1 = moves1[s1]
+            hit1 = hit_bits[to1]
+            code1 = code0 + delta1 + hit1
+            step1 = hitting1 if hit1 else plain1
+            slots[s1] -= 1
+            slots[to1] += 1
+            outside1 = outside0 - (s1 > 6 >= to1)
+            goes_on = to1 in movable and not start[to1]  # the checker moved, from a new point
+            if repeat:
+                seconds = [to1] if goes_on else []
+            else:
+                seconds = [p for p in from_start if slots[p]] if start[s1] == 1 else from_start
+                if goes_on:
+                    seconds = [*seconds, to1]
+            if not outside1:
+                seconds = [*seconds, *bear_off(second)]
+            for s2 in seconds:
+                to2, delta2, plain2, hitting2 = moves2[s2]
+                hit2 = hit_bits[to2]
+                if hit2 and code1 & hit2:
+                    hit2 = 0
+                code2 = code1 + delta2 + hit2
+                if code2 not in found:
+                    slots[s2] -= 1
+                    slots[to2] += 1
+                    found[code2] = (tuple(slots), (step1, hitting2 if hit2 else plain2), used)
+                    slots[s2] += 1
+                    slots[to2] -= 1
+            if (
+                not seconds
+                and not found
+                and code1 not in singles
+                and not _any_second(slots, second, outside1, movers, open_, bear_off)
+            ):
+                singles[code1] = (tuple(slots), (step1,), (first,))
+            slots[s1] += 1
+            slots[to1] -= 1
+    return _most_dice(found, singles, dice)
+
+
+def _any_second(
+    slots: list[int],
+    die: int,
+    outside: int,
+    movers: dict[int, list[int]],
+    open_: list[bool],
+    bear_off: Callable[[int], list[int]],
+) -> bool:
+    """Whether ``die`` can be played at all on ``slots`` (the pruned search may have
+    skipped a second step that exists)."""
+    if any(slots[p] for p in movers[die]):
+        return True
+    if slots[WAITING_SLOT] and open_[25 - die]:
+        return True
+    return not outside and bool(bear_off(die))
+
+
+def _same_dice(
+    slots: list[int],
+    code0: int,
+    outside0: int,
+    dice: tuple[int, ...],
+    origins: Callable[[int, int], list[int]],
+    hit_bits: list[int],
+    rule: StepRule | None,
+) -> _Found:
+    """One to four of a kind, depth-first, keeping the deepest plays.
+
+    Without a step rule, moving checkers in order of non-increasing origin loses no play
+    (the open points never change; a checker moved first from higher up only helps the
+    later steps, and a bear-off from below the highest checker needs none above it), so
+    each step starts from a slot no higher than the one before. Fevga's rules depend on
+    the order (FV3, FV4): there every order is tried, a board met again at the same depth
+    pruned.
+    """
+    die = dice[0]
+    count = len(dice)
+    moves = _MOVES[die]
+    found: _Found = {}
+    deepest = [0]
+    path: list[Step] = []
+    seen: set[int] = set()
+    ordered = rule is None
+
+    def walk(depth: int, top: int, code: int, outside: int) -> None:
+        moved = False
+        for origin in origins(die, outside):
+            rank = _RANK[origin]
+            if ordered and rank > top:
+                continue
+            to, delta, plain, hitting = moves[origin]
+            if rule is not None and origin < BAR_SLOT and rule(slots, origin, to):
+                continue
+            hit = hit_bits[to]
+            if hit and code & hit:  # hit already by an earlier step
+                hit = 0
+            new = code + delta + hit
+            moved = True
+            if depth + 1 == count:
+                if deepest[0] < count:
+                    found.clear()
+                    deepest[0] = count
+                if new not in found:
+                    slots[origin] -= 1
+                    slots[to] += 1
+                    found[new] = (tuple(slots), (*path, hitting if hit else plain), dice)
+                    slots[origin] += 1
+                    slots[to] -= 1
+                continue
+            tag = new * 5 + depth
+            if tag in seen:
+                continue
+            seen.add(tag)
+            slots[origin] -= 1
+            slots[to] += 1
+            path.append(hitting if hit else plain)
+            walk(depth + 1, rank, new, outside - (origin > 6 >= to))
+            path.pop()
+            slots[origin] += 1
+            slots[to] -= 1
+        if not moved and depth >= deepest[0] and depth:
+            if depth > deepest[0]:
+                found.clear()
+                deepest[0] = depth
+            if code not in found:
+                found[code] = (tuple(slots), tuple(path), dice[:depth])
+
+    walk(0, _RANK[BAR_SLOT], code0, outside0)
+    return found
 
 
 # --- single steps, checked one at a time ---------------------------------------------------
@@ -268,8 +497,9 @@ def step_problem(rules: TavliRules, board: TavliBoard, origin: int, die: int) ->
         problem = _landing_problem(rules, board, origin, to)
     else:
         problem = _bear_off_problem(rules, mine, origin, die)
-    if problem is None and rules.step_rule is not None:
-        reason = rules.step_rule([*mine.points, mine.bar, mine.waiting], origin, max(to, OFF))
+    rule = rules.step_rule(mine) if rules.step_rule is not None else None
+    if problem is None and rule is not None:
+        reason = rule([*mine.points, mine.bar, mine.waiting], origin, max(to, OFF))
         if reason is not None:
             problem = IllegalPlay(_STEP_RULE_TEXT[reason].format(origin, max(to, OFF)), reason)
     return problem
@@ -364,7 +594,15 @@ def _moved(rules: TavliRules, board: TavliBoard, origin: int, die: int) -> tuple
     single = to > 0 and _facing(rules, board, to) == 1
     hit = rules.capture is Capture.HIT and single
     pins = rules.capture is Capture.PIN and single and not mine.points[to]
-    result = _result(rules, board, tuple(slots), (1 << _HITS + to) if hit else 0)
+    mine_after = Side(
+        tuple(slots[:BAR_SLOT]), slots[BAR_SLOT], slots[WAITING_SLOT], mine.pinned, mine.roll
+    )
+    if rules.capture is Capture.PIN:
+        pinnable = _pinnable(rules, board)
+        key = sum(1 << p for p in pinnable if slots[p])
+    else:
+        pinnable, key = [], (1 << to) if hit else 0
+    result = TavliBoard(mine_after, _opponent_after(rules, board, key, pinnable))
     return result, Step(origin, to, hit or pins)
 
 

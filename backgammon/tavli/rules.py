@@ -3,7 +3,7 @@
 Every game is one ``TavliRules`` value: its start, its direction, what landing on a single
 opposing checker does (``Capture``), and the few rules that only it has, as functions
 the generator (``backgammon.tavli.plays``) calls: fevga's runner and start-quarter rules
-(``fevga_step``) and its unblocking duty (``fevga_duty``). Gul bara's run (GB2) and
+(``fevga_step_rule``) and its unblocking duty (``fevga_duty``). Gul bara's run (GB2) and
 acey-deucey's 1-2 (AD4) shape the turn and are played by ``backgammon.tavli.turns``;
 plakoto's mother (PL5) and the scores (TV4, AD7) end the game (``mother_outcome``,
 ``score``). The options of a match (GB3, AD5, AD6) are fields with their defaults:
@@ -47,8 +47,11 @@ class RunRest(enum.Enum):
 
 # A rule on one step, beyond the landing point being open: given the mover's slots
 # (0 off, 1..24, 25 bar, 26 waiting) before the step, its origin and its landing point,
-# the reason code (``IllegalPlay.*``) that forbids it, or None.
+# the reason code (``IllegalPlay.*``) that forbids it, or None. A game gives it for a
+# turn from the mover's side (None: no such rule can bite this turn), so the generator
+# keeps its fast paths wherever the rule does not matter.
 StepRule = Callable[[Sequence[int], int, int], str | None]
+StepRuleFor = Callable[["Side"], StepRule | None]
 # A duty on the whole play, decided at the start of the turn: the mover's points of which
 # the play must leave one empty, or () when there is no such duty.
 Duty = Callable[[TavliBoard], tuple[int, ...]]
@@ -69,6 +72,17 @@ def fevga_step(slots: Sequence[int], origin: int, to: int) -> str | None:
     ):
         return IllegalPlay.START_QUARTER  # FV4: checked where the checker lands
     return None
+
+
+def fevga_step_rule(side: Side) -> StepRule | None:
+    """``fevga_step`` for a turn of ``side``, or None when it cannot bite: once a
+    checker has passed the opponent's start FV3 is over for the game, and FV4 needs six
+    checkers on 19..24, where checkers only ever leave or move down."""
+    points = side.points
+    passed = points[OFF] or any(points[1:12])
+    if passed and sum(points[19:25]) < len(START_QUARTER):
+        return None
+    return fevga_step
 
 
 def fevga_duty(board: TavliBoard) -> tuple[int, ...]:
@@ -92,7 +106,7 @@ class TavliRules:
     start: Side
     same_direction: bool
     capture: Capture
-    step_rule: StepRule | None = None
+    step_rule: StepRuleFor | None = None
     duty: Duty | None = None
     run_from_roll: int | None = None  # GB2: from this roll of a side on, doubles run up
     mother: bool = False  # PL5
@@ -223,7 +237,7 @@ class TavliRules:
                 f"{label} has borne off while checkers stand outside its home board, which "
                 f"no game of {self.title} can reach (F1)"
             )
-        if self.step_rule is fevga_step:
+        if self.step_rule is fevga_step_rule:
             if all(points[point] for point in START_QUARTER):
                 raise InvalidPosition(f"{label} holds all of its 19..24 (FV4)")
             if not (points[OFF] or any(points[1:12])) and points[24] < CHECKERS - 1:
@@ -335,7 +349,7 @@ _PORTES_START = side_from_points({24: 2, 13: 5, 8: 3, 6: 5})  # B2
 PORTES = TavliRules("portes", "Portes", _PORTES_START, False, Capture.HIT)
 PLAKOTO = TavliRules("plakoto", "Plakoto", _ALL_ON_24, False, Capture.PIN, mother=True)
 FEVGA = TavliRules(
-    "fevga", "Fevga", _ALL_ON_24, True, Capture.NONE, step_rule=fevga_step, duty=fevga_duty
+    "fevga", "Fevga", _ALL_ON_24, True, Capture.NONE, step_rule=fevga_step_rule, duty=fevga_duty
 )
 GULBARA = TavliRules("gulbara", "Gul bara", _ALL_ON_24, True, Capture.NONE, run_from_roll=4)
 ACEY_DEUCEY = TavliRules(

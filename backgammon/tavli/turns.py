@@ -18,6 +18,7 @@ TV3 (= M5) applies to each stage as it is played: as many of its dice as can be.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from backgammon.errors import IllegalPlay
 from backgammon.moves import dice_for_roll
@@ -42,6 +43,29 @@ class Turn:
     passed: bool = False
     name_double: bool = False
     again: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe; ``from_dict`` gives back an equal turn."""
+        return {
+            "stage": list(self.stage),
+            "later": [list(stage) for stage in self.later],
+            "run": self.run,
+            "passed": self.passed,
+            "name_double": self.name_double,
+            "again": self.again,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Turn:
+        """The turn ``to_dict`` wrote."""
+        return cls(
+            tuple(data["stage"]),
+            tuple(tuple(stage) for stage in data["later"]),
+            data["run"],
+            data["passed"],
+            data["name_double"],
+            data["again"],
+        )
 
     @property
     def naming(self) -> bool:

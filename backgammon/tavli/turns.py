@@ -131,14 +131,11 @@ def turn_results(rules: TavliRules, board: TavliBoard, roll: tuple[int, int]) ->
         if (current, turn) in explored:
             return
         explored.add((current, turn))
-        if turn.naming:
-            named = [name_double(turn, value) for value in range(1, 7)]
-            plays_by_value = [(t, stage_plays(rules, current, t.stage)) for t in named]
-            if not any(plays for _, plays in plays_by_value):
-                results[current] = None
-            for _, plays in plays_by_value:
-                for play in plays:
-                    results[play.result] = None
+        if turn.naming:  # AD4: any double may be named; one that cannot be played is lost
+            for value in range(1, 7):
+                named = stage_plays(rules, current, name_double(turn, value).stage)
+                for play in named or [None]:
+                    results[current if play is None else play.result] = None
             return
         plays = stage_plays(rules, current, turn.stage)
         if not plays:

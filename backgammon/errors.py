@@ -75,6 +75,10 @@ class InvalidMatFile(BackgammonError):
     """A ``.mat`` file that cannot be read or replayed; says game and move number."""
 
 
+class InvalidRecord(BackgammonError):
+    """A tavli game's text record that cannot be read or replayed; says the line."""
+
+
 class DiceMismatch(BackgammonError):
     """A revealed dice record whose rolls do not follow from its seeds."""
 

@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from backgammon.game import Game, GameOptions, Phase, Result
+from backgammon.game import Game, GameOptions, Opening, Phase, Result
 from backgammon.tavli.board import CHECKERS
 from backgammon.variants import Variants
 
@@ -33,12 +33,14 @@ BRISK_RESIGN = 0.2
 FULL_EVERY = 25
 
 
-def random_game(rng: random.Random, options: GameOptions, resign: float) -> Game:
-    """A game of random legal actions to its end."""
+def random_game(
+    rng: random.Random, options: GameOptions, resign: float, opening: Opening | None = None
+) -> Game:
+    """A game of random legal actions to its end (from ``opening``, or a random roll)."""
     first = (rng.randint(1, 6), rng.randint(1, 6))
     while first[0] == first[1]:
         first = (rng.randint(1, 6), rng.randint(1, 6))
-    game = Game.start(options, [first])
+    game = Game.start(options, opening or [first])
     while not game.over:
         if game.phase is Phase.RESIGN_OFFERED:
             game = game.accept_resign() if rng.random() < 0.5 else game.reject_resign()

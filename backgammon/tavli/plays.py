@@ -43,14 +43,22 @@ class TavliPlay(NamedTuple):
     dice_used: tuple[int, ...]
 
 
+# Every stage a turn can have, in any order, to the order the search takes it in.
+_STAGES: dict[tuple[int, ...], tuple[int, ...]] = {
+    **{(a,) * n: (a,) * n for a in range(1, 7) for n in range(1, 5)},
+    **{(a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7) if a != b},
+}
+
+
 def check_dice(dice: Sequence[int]) -> tuple[int, ...]:
     """``dice`` as a stage's dice (higher die first), or ``InvalidDice``."""
     dice = tuple(dice)
-    if not 1 <= len(dice) <= 4 or any(type(d) is not int or not 1 <= d <= 6 for d in dice):
-        raise InvalidDice(f"a stage is 1 to 4 dice of 1..6, not {list(dice)!r}")
-    if len(dice) > 2 and len(set(dice)) > 1:
-        raise InvalidDice(f"more than two dice must all be the same (a double), not {dice}")
-    return tuple(sorted(dice, reverse=True))
+    stage = _STAGES.get(dice) if all(type(d) is int for d in dice) else None
+    if stage is None:
+        raise InvalidDice(
+            f"a stage is two different dice or one to four of a kind, each 1..6, not {list(dice)}"
+        )
+    return stage
 
 
 # --- the search --------------------------------------------------------------------------
@@ -72,12 +80,23 @@ def _move_table(die: int) -> list[tuple[int, int, Step, Step]]:
 
 
 _MOVES = [[] if die == 0 else _move_table(die) for die in range(7)]
+_FROM = [range(POINTS, die, -1) for die in range(7)]  # the points a die moves from, 24 down
+_NO_HITS = [0] * (POINTS + 1)
+_HIT_BIT = [0, *(1 << _HITS + point for point in range(1, POINTS + 1))]
 # The order of origins in a double's search: the bar first (E1, AD3), then the waiting
 # checkers, then the points from 24 down.
 _RANK = (*range(BAR_SLOT), BAR_SLOT + 2, WAITING_SLOT)
 
-# Each distinct result, by its int key: the mover's slots and one way to reach it.
-_Found = dict[int, tuple[tuple[int, ...], tuple[Step, ...], tuple[int, ...]]]
+# Each distinct result, by its int key (the mover's slots a byte each, the blots hit as
+# bits above): one way to reach it, its steps and the dice they used.
+_Found = dict[int, tuple[tuple[Step, ...], tuple[int, ...]]]
+_BOARD = (1 << _HITS) - 1
+
+
+def _slots(key: int) -> bytes:
+    """The mover's slots (0 off, 1..24, 25 bar, 26 waiting) of a key."""
+    return (key & _BOARD).to_bytes(_SLOTS, "little")
+
 
 # The values are named tuples, built here by tuple.__new__ in one call: the generator
 # makes one board a play.
@@ -101,24 +120,34 @@ def stage_plays(rules: TavliRules, board: TavliBoard, dice: Sequence[int]) -> li
     pinnable = _pinnable(rules, board) if capture is Capture.PIN else []
     # The opponent after each set of hits (none: as it was), or of pins.
     opponents: dict[int, Side] = {} if pinnable else {0: board.opponent}
-    plays = []
+    plays: list[TavliPlay] = []
     append = plays.append
-    for key, (slots, steps, used) in found.items():
-        if capture is Capture.NONE:
-            opponent = board.opponent
-        else:
-            if capture is Capture.HIT:
-                key >>= _HITS
-            else:
-                key = sum(1 << p for p in pinnable if slots[p])
-            opponent = opponents.get(key)  # type: ignore[assignment]
+    if capture is Capture.PIN:
+        for key, (steps, used) in found.items():
+            slots = (key & _BOARD).to_bytes(_SLOTS, "little")
+            pins = sum(1 << p for p in pinnable if slots[p])
+            opponent = opponents.get(pins)
             if opponent is None:
-                opponent = opponents[key] = _opponent_after(rules, board, key, pinnable)
-        side = _tuple(Side, (slots[:BAR_SLOT], slots[BAR_SLOT], slots[WAITING_SLOT], pinned, roll))
-        result = _tuple(TavliBoard, (side, opponent))
-        if pinnable and opponent.pinned != board.opponent.pinned:
-            steps = _pin_marks(rules, board, steps, result)
-        append(_tuple(TavliPlay, (steps, result, used)))
+                opponent = opponents[pins] = _opponent_after(rules, board, pins, pinnable)
+            side = _tuple(Side, (tuple(slots[:BAR_SLOT]), 0, 0, pinned, roll))
+            result = _tuple(TavliBoard, (side, opponent))
+            if opponent.pinned != board.opponent.pinned:
+                steps = _pin_marks(rules, board, steps, result)
+            append(_tuple(TavliPlay, (steps, result, used)))
+        return plays
+    unchanged = board.opponent
+    for key, (steps, used) in found.items():
+        slots = (key & _BOARD).to_bytes(_SLOTS, "little")
+        opponent = unchanged
+        hit = key >> _HITS
+        if hit:
+            opponent = opponents.get(hit, unchanged)
+            if opponent is unchanged:
+                opponent = opponents[hit] = _opponent_after(rules, board, hit, pinnable)
+        side = _tuple(
+            Side, (tuple(slots[:BAR_SLOT]), slots[BAR_SLOT], slots[WAITING_SLOT], pinned, roll)
+        )
+        append(_tuple(TavliPlay, (steps, _tuple(TavliBoard, (side, opponent)), used)))
     return plays
 
 
@@ -172,28 +201,32 @@ def _search(rules: TavliRules, board: TavliBoard, dice: tuple[int, ...]) -> _Fou
     mine = board.mine
     slots = [*mine.points, mine.bar, mine.waiting]
     start = tuple(slots)
-    table = rules.facing_table
     theirs = board.opponent.points
-    facing_count = [0, *(theirs[table[point]] for point in range(1, POINTS + 1))]
+    # The opponent's checkers on each of my points 1..24 (see ``facing``).
+    if rules.same_direction:
+        facing_count = [0, *theirs[13:], *theirs[1:13]]
+    else:
+        facing_count = [0, *theirs[24:0:-1]]
     pinned = mine.pinned
     capture = rules.capture
     if capture is Capture.NONE:
-        open_ = [False, *(count == 0 for count in facing_count[1:])]
+        open_ = [count == 0 for count in facing_count]
     else:
-        open_ = [False, *(count < 2 for count in facing_count[1:])]
+        open_ = [count < 2 for count in facing_count]
         for point in pinned:
             open_[point] = False
-    hit_bits = [0] * (POINTS + 1)
-    if capture is Capture.HIT:
-        for point in range(1, POINTS + 1):
-            if facing_count[point] == 1:
-                hit_bits[point] = 1 << _HITS + point
+    open_[0] = False
+    hit_bits = _NO_HITS
+    if capture is Capture.HIT and 1 in facing_count:
+        hit_bits = [_HIT_BIT[p] if count == 1 else 0 for p, count in enumerate(facing_count)]
     may_bear_off = not any(point <= 6 for point in pinned)  # PL4
     exact = rules.exact_bear_off
     rule = rules.step_rule(mine) if rules.step_rule is not None else None
     # The board points each die moves a checker from onto an open point, highest first.
     movers = {
-        die: [p for p in range(POINTS, die, -1) if open_[p - die] and p not in pinned]
+        die: [p for p in _FROM[die] if open_[p - die] and p not in pinned]
+        if pinned
+        else [p for p in _FROM[die] if open_[p - die]]
         for die in set(dice)
     }
 
@@ -226,12 +259,19 @@ def _search(rules: TavliRules, board: TavliBoard, dice: tuple[int, ...]) -> _Fou
             found = _two_free_dice(slots, code0, outside0, dice, movers, open_, bear_off, hit_bits)
         else:
             found = _two_dice(slots, code0, outside0, dice, origins, hit_bits, rule)
+    elif rule is None:
+        enters = open_[25 - dice[0]]
+        found = _ordered_same_dice(
+            slots, code0, outside0, dice, movers[dice[0]], enters, bear_off, hit_bits
+        )
     else:
         found = _same_dice(slots, code0, outside0, dice, origins, hit_bits, rule)
     if rules.duty is not None and found:
         wall = rules.duty(board)
         if wall:  # FV5: open the wall if any play of the most dice can
-            opened = {key: way for key, way in found.items() if any(not way[0][p] for p in wall)}
+            opened = {
+                key: way for key, way in found.items() if not all(_slots(key)[p] for p in wall)
+            }
             found = opened or found
     return found
 
@@ -273,13 +313,9 @@ def _two_dice(
                     hit2 = 0
                 code2 = code1 + delta2 + hit2
                 if code2 not in found:
-                    slots[s2] -= 1
-                    slots[to2] += 1
-                    found[code2] = (tuple(slots), (step1, hitting2 if hit2 else plain2), used)
-                    slots[s2] += 1
-                    slots[to2] -= 1
+                    found[code2] = ((step1, hitting2 if hit2 else plain2), used)
             if not played and not found and code1 not in singles:
-                singles[code1] = (tuple(slots), (step1,), (first,))
+                singles[code1] = ((step1,), (first,))
             slots[s1] += 1
             slots[to1] -= 1
     return _most_dice(found, singles, dice)
@@ -289,7 +325,7 @@ def _most_dice(found: _Found, singles: _Found, dice: tuple[int, ...]) -> _Found:
     """Both dice if they can be played; else one, the higher if it can be (TV3 = M5)."""
     if found:
         return found
-    higher = {key: way for key, way in singles.items() if way[2][0] == dice[0]}
+    higher = {key: way for key, way in singles.items() if way[1][0] == dice[0]}
     return higher or singles
 
 
@@ -353,18 +389,14 @@ def _two_free_dice(
                     hit2 = 0
                 code2 = code1 + delta2 + hit2
                 if code2 not in found:
-                    slots[s2] -= 1
-                    slots[to2] += 1
-                    found[code2] = (tuple(slots), (step1, hitting2 if hit2 else plain2), used)
-                    slots[s2] += 1
-                    slots[to2] -= 1
+                    found[code2] = ((step1, hitting2 if hit2 else plain2), used)
             if (
                 not seconds
                 and not found
                 and code1 not in singles
                 and not _any_second(slots, second, outside1, movers, open_, bear_off)
             ):
-                singles[code1] = (tuple(slots), (step1,), (first,))
+                singles[code1] = ((step1,), (first,))
             slots[s1] += 1
             slots[to1] -= 1
     return _most_dice(found, singles, dice)
@@ -387,24 +419,19 @@ def _any_second(
     return not outside and bool(bear_off(die))
 
 
-def _same_dice(
+def _ordered_same_dice(
     slots: list[int],
     code0: int,
     outside0: int,
     dice: tuple[int, ...],
-    origins: Callable[[int, int], list[int]],
+    movers: list[int],
+    enters: bool,
+    bear_off: Callable[[int], list[int]],
     hit_bits: list[int],
-    rule: StepRule | None,
 ) -> _Found:
-    """One to four of a kind, depth-first, keeping the deepest plays.
-
-    Without a step rule, moving checkers in order of non-increasing origin loses no play
-    (the open points never change; a checker moved first from higher up only helps the
-    later steps, and a bear-off from below the highest checker needs none above it), so
-    each step starts from a slot no higher than the one before. Fevga's rules depend on
-    the order (FV3, FV4): there every order is tried, a board met again at the same depth
-    pruned.
-    """
+    """``_same_dice`` without a step rule: each step from an origin no higher than the
+    one before (the bar first, then the waiting checkers, then the points from 24 down),
+    the candidates found inline."""
     die = dice[0]
     count = len(dice)
     moves = _MOVES[die]
@@ -412,16 +439,80 @@ def _same_dice(
     deepest = [0]
     path: list[Step] = []
     seen: set[int] = set()
-    ordered = rule is None
+    entry = [BAR_SLOT] if enters else []
 
     def walk(depth: int, top: int, code: int, outside: int) -> None:
+        if slots[BAR_SLOT]:
+            candidates = entry
+        else:
+            candidates = [p for p in movers if p <= top and slots[p]]
+            if top >= WAITING_SLOT and enters and slots[WAITING_SLOT]:
+                candidates.append(WAITING_SLOT)
+            if not outside:
+                candidates += [p for p in bear_off(die) if p <= top]
+        if not candidates:
+            if depth >= deepest[0] and depth:
+                if depth > deepest[0]:
+                    found.clear()
+                    deepest[0] = depth
+                if code not in found:
+                    found[code] = (tuple(path), dice[:depth])
+            return
+        last = depth + 1 == count
+        if last and deepest[0] < count:
+            found.clear()
+            deepest[0] = count
+        for origin in candidates:
+            to, delta, plain, hitting = moves[origin]
+            hit = hit_bits[to]
+            if hit and code & hit:  # hit already by an earlier step
+                hit = 0
+            new = code + delta + hit
+            if last:
+                if new not in found:
+                    found[new] = ((*path, hitting if hit else plain), dice)
+                continue
+            tag = new * 5 + depth
+            if tag in seen:
+                continue
+            seen.add(tag)
+            slots[origin] -= 1
+            slots[to] += 1
+            path.append(hitting if hit else plain)
+            walk(depth + 1, _RANK[origin], new, outside - (origin > 6 >= to))
+            path.pop()
+            slots[origin] += 1
+            slots[to] -= 1
+
+    walk(0, _RANK[BAR_SLOT], code0, outside0)
+    return found
+
+
+def _same_dice(
+    slots: list[int],
+    code0: int,
+    outside0: int,
+    dice: tuple[int, ...],
+    origins: Callable[[int, int], list[int]],
+    hit_bits: list[int],
+    rule: StepRule,
+) -> _Found:
+    """One to four of a kind under a step rule (fevga's FV3, FV4), which makes the order
+    of the steps matter: depth-first over every order, keeping the deepest plays, a
+    board met again at the same depth pruned."""
+    die = dice[0]
+    count = len(dice)
+    moves = _MOVES[die]
+    found: _Found = {}
+    deepest = [0]
+    path: list[Step] = []
+    seen: set[int] = set()
+
+    def walk(depth: int, code: int, outside: int) -> None:
         moved = False
         for origin in origins(die, outside):
-            rank = _RANK[origin]
-            if ordered and rank > top:
-                continue
             to, delta, plain, hitting = moves[origin]
-            if rule is not None and origin < BAR_SLOT and rule(slots, origin, to):
+            if origin < BAR_SLOT and rule(slots, origin, to):
                 continue
             hit = hit_bits[to]
             if hit and code & hit:  # hit already by an earlier step
@@ -433,11 +524,7 @@ def _same_dice(
                     found.clear()
                     deepest[0] = count
                 if new not in found:
-                    slots[origin] -= 1
-                    slots[to] += 1
-                    found[new] = (tuple(slots), (*path, hitting if hit else plain), dice)
-                    slots[origin] += 1
-                    slots[to] -= 1
+                    found[new] = ((*path, hitting if hit else plain), dice)
                 continue
             tag = new * 5 + depth
             if tag in seen:
@@ -446,7 +533,7 @@ def _same_dice(
             slots[origin] -= 1
             slots[to] += 1
             path.append(hitting if hit else plain)
-            walk(depth + 1, rank, new, outside - (origin > 6 >= to))
+            walk(depth + 1, new, outside - (origin > 6 >= to))
             path.pop()
             slots[origin] += 1
             slots[to] -= 1
@@ -455,9 +542,9 @@ def _same_dice(
                 found.clear()
                 deepest[0] = depth
             if code not in found:
-                found[code] = (tuple(slots), tuple(path), dice[:depth])
+                found[code] = (tuple(path), dice[:depth])
 
-    walk(0, _RANK[BAR_SLOT], code0, outside0)
+    walk(0, code0, outside0)
     return found
 
 

@@ -134,8 +134,9 @@ def turn_results(rules: TavliRules, board: TavliBoard, roll: tuple[int, int]) ->
         if turn.naming:  # AD4: any double may be named; one that cannot be played is lost
             for value in range(1, 7):
                 named = stage_plays(rules, current, name_double(turn, value).stage)
-                for play in named or [None]:
-                    results[current if play is None else play.result] = None
+                results.update(dict.fromkeys(play.result for play in named))
+                if not named:
+                    results[current] = None
             return
         plays = stage_plays(rules, current, turn.stage)
         if not plays:

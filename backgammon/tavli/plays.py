@@ -24,6 +24,7 @@ each refusal names its rule (``IllegalPlay.PINNED_POINT``, ``RUNNER_FIRST``...).
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Sequence
 from itertools import permutations
 from typing import NamedTuple
@@ -91,6 +92,7 @@ _RANK = (*range(BAR_SLOT), BAR_SLOT + 2, WAITING_SLOT)
 # bits above): one way to reach it, its steps and the dice they used.
 _Found = dict[int, tuple[tuple[Step, ...], tuple[int, ...]]]
 _BOARD = (1 << _HITS) - 1
+_points = struct.Struct(f"{BAR_SLOT}B").unpack_from  # slots 0..24 of a key's bytes, as ints
 
 
 def _slots(key: int) -> bytes:
@@ -129,7 +131,7 @@ def stage_plays(rules: TavliRules, board: TavliBoard, dice: Sequence[int]) -> li
             opponent = opponents.get(pins)
             if opponent is None:
                 opponent = opponents[pins] = _opponent_after(rules, board, pins, pinnable)
-            side = _tuple(Side, (tuple(slots[:BAR_SLOT]), 0, 0, pinned, roll))
+            side = _tuple(Side, (_points(slots), 0, 0, pinned, roll))
             result = _tuple(TavliBoard, (side, opponent))
             if opponent.pinned != board.opponent.pinned:
                 steps = _pin_marks(rules, board, steps, result)
@@ -144,9 +146,7 @@ def stage_plays(rules: TavliRules, board: TavliBoard, dice: Sequence[int]) -> li
             opponent = opponents.get(hit, unchanged)
             if opponent is unchanged:
                 opponent = opponents[hit] = _opponent_after(rules, board, hit, pinnable)
-        side = _tuple(
-            Side, (tuple(slots[:BAR_SLOT]), slots[BAR_SLOT], slots[WAITING_SLOT], pinned, roll)
-        )
+        side = _tuple(Side, (_points(slots), slots[BAR_SLOT], slots[WAITING_SLOT], pinned, roll))
         append(_tuple(TavliPlay, (steps, _tuple(TavliBoard, (side, opponent)), used)))
     return plays
 

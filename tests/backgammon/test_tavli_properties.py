@@ -14,12 +14,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from backgammon.game import GameOptions
 from backgammon.moves import legal_plays
 from backgammon.position import Position
 from backgammon.tavli.board import CHECKERS, TavliBoard
 from backgammon.tavli.plays import apply_step, check_play, stage_plays, step_problem
 from backgammon.tavli.rules import FEVGA, GAMES, PORTES, START_QUARTER, TavliRules
 from backgammon.tavli.turns import after_stage, name_double, turn_for_roll
+from backgammon.variants import Variants
+from tests.backgammon.test_tavli_selfplay import check_score, random_game
 
 RULES = list(GAMES.values())
 
@@ -146,3 +149,12 @@ def test_fv4_a_fevga_side_never_holds_all_of_its_19_to_24(position, dice):
     board = random_board(FEVGA, *position)
     for play in stage_plays(FEVGA, board, dice):
         assert not all(play.result.mine.points[p] for p in START_QUARTER)
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), resign=st.sampled_from([0.0, 0.02]))
+def test_tv_a_random_game_always_ends_and_scores_by_its_rule(rules, seed, resign):
+    variant = Variants.by_name(rules.name)
+    game = random_game(random.Random(seed), GameOptions(variant=variant), resign)
+    check_score(game)

@@ -392,7 +392,7 @@ def action_from_dict(data: dict[str, Any]) -> Action:
 class _Derived(TypedDict, total=False):
     """What a ``Game`` works out from its fields on first use and keeps (a plain dict)."""
 
-    plays: list[AnyPlay]
+    plays: Sequence[AnyPlay]
     results: frozenset[Board]
     walk: tuple[tuple[Step, ...], Board]
 
@@ -1007,7 +1007,7 @@ class Game:
             raise NotYourTurn(f"cannot {doing} now: no dice have been rolled")
         return self.dice
 
-    def _plays(self) -> list[AnyPlay]:
+    def _plays(self) -> Sequence[AnyPlay]:
         if "plays" not in self._cache:
             view = self._view(self.board)
             rules = self.options.variant.rules

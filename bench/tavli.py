@@ -26,10 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from backgammon.moves import legal_plays
 from backgammon.position import Position
-from backgammon.tavli.board import CHECKERS, TavliBoard
+from backgammon.tavli.board import TavliBoard
 from backgammon.tavli.plays import stage_plays
 from backgammon.tavli.rules import GAMES, TavliRules
-from backgammon.tavli.turns import after_stage, name_double, turn_for_roll
+from backgammon.tavli.turns import play_turn
 from backgammon.variants import START
 
 CHUNK = 250
@@ -57,27 +57,12 @@ def tavli_cases(
     cases: list[tuple[TavliBoard, tuple[int, ...]]] = []
     while len(cases) < count:
         board = rules.start_board()
-        while len(cases) < count and CHECKERS not in (
-            board.mine.borne_off,
-            board.opponent.borne_off,
-        ):
-            if rules.counts_rolls:
-                board = TavliBoard(board.mine._replace(roll=board.mine.roll + 1), board.opponent)
-            turn = turn_for_roll(rules, board.mine.roll, (rng.randint(1, 6), rng.randint(1, 6)))
-            while True:
-                if turn.naming:
-                    turn = name_double(turn, rng.randint(1, 6))
-                cases.append((board, turn.stage))
-                plays = stage_plays(rules, board, turn.stage)
-                play = rng.choice(plays) if plays else None
-                if play is not None:
-                    board = play.result
-                following = after_stage(rules, turn, len(play.dice_used) if play else 0)
-                if following.next_turn is None or board.mine.borne_off == CHECKERS:
-                    break
-                turn = following.next_turn
+        while len(cases) < count and board.mine.left and board.opponent.left:
+            roll = (rng.randint(1, 6), rng.randint(1, 6))
+            board, stages = play_turn(rules, board, roll, rng.choice, lambda: rng.randint(1, 6))
+            cases += stages
             board = board.mirror()
-    return cases
+    return cases[:count]
 
 
 def time_chunks(jobs: dict[str, list[Timed]], rounds: int) -> dict[str, float]:

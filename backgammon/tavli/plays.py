@@ -302,23 +302,43 @@ def _two_dice(
             step1 = hitting1 if hit1 else plain1
             slots[s1] -= 1
             slots[to1] += 1
-            played = False
-            for s2 in origins(second, outside0 - (s1 > 6 >= to1)):
-                to2, delta2, plain2, hitting2 = moves2[s2]
-                if rule is not None and s2 < BAR_SLOT and rule(slots, s2, to2):
-                    continue
-                played = True
-                hit2 = hit_bits[to2]
-                if hit2 and code1 & hit2:
-                    hit2 = 0
-                code2 = code1 + delta2 + hit2
-                if code2 not in found:
-                    found[code2] = ((step1, hitting2 if hit2 else plain2), used)
+            seconds = origins(second, outside0 - (s1 > 6 >= to1))
+            played = _second_steps(
+                found, seconds, moves2, hit_bits, code1, step1, used, slots, rule
+            )
             if not played and not found and code1 not in singles:
                 singles[code1] = ((step1,), (first,))
             slots[s1] += 1
             slots[to1] -= 1
     return _most_dice(found, singles, dice)
+
+
+def _second_steps(
+    found: _Found,
+    seconds: list[int],
+    moves: list[tuple[int, int, Step, Step]],
+    hit_bits: list[int],
+    code: int,
+    step: Step,
+    used: tuple[int, ...],
+    slots: list[int],
+    rule: StepRule | None,
+) -> bool:
+    """Record the plays made of ``step`` (reaching ``code``) and a second step from each
+    of ``seconds``; whether any second step was legal."""
+    played = False
+    for origin in seconds:
+        to, delta, plain, hitting = moves[origin]
+        if rule is not None and origin < BAR_SLOT and rule(slots, origin, to):
+            continue
+        played = True
+        hit = hit_bits[to]
+        if hit and code & hit:  # hit already by the first step
+            hit = 0
+        key = code + delta + hit
+        if key not in found:
+            found[key] = ((step, hitting if hit else plain), used)
+    return played
 
 
 def _most_dice(found: _Found, singles: _Found, dice: tuple[int, ...]) -> _Found:
@@ -382,14 +402,7 @@ def _two_free_dice(
                     seconds = [*seconds, to1]
             if not outside1:
                 seconds = [*seconds, *bear_off(second)]
-            for s2 in seconds:
-                to2, delta2, plain2, hitting2 = moves2[s2]
-                hit2 = hit_bits[to2]
-                if hit2 and code1 & hit2:
-                    hit2 = 0
-                code2 = code1 + delta2 + hit2
-                if code2 not in found:
-                    found[code2] = ((step1, hitting2 if hit2 else plain2), used)
+            _second_steps(found, seconds, moves2, hit_bits, code1, step1, used, slots, None)
             if (
                 not seconds
                 and not found

@@ -17,13 +17,14 @@ TV3 (= M5) applies to each stage as it is played: as many of its dice as can be.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from backgammon.errors import IllegalPlay
 from backgammon.moves import dice_for_roll
 from backgammon.tavli.board import TavliBoard
-from backgammon.tavli.plays import stage_plays
+from backgammon.tavli.plays import TavliPlay, stage_plays
 from backgammon.tavli.rules import RunRest, TavliRules
 
 Stage = tuple[int, ...]
@@ -151,3 +152,33 @@ def turn_results(rules: TavliRules, board: TavliBoard, roll: tuple[int, int]) ->
 
     explore(board, turn_for_roll(rules, board.mine.roll, roll))
     return list(results)
+
+
+def play_turn(
+    rules: TavliRules,
+    board: TavliBoard,
+    roll: tuple[int, int],
+    choose: Callable[[list[TavliPlay]], TavliPlay],
+    name: Callable[[], int],
+) -> tuple[TavliBoard, list[tuple[TavliBoard, Stage]]]:
+    """Play ``roll`` from ``board`` (the mover's view, before this roll is counted),
+    stage by stage: ``choose`` picks each stage's play among the legal ones, ``name`` the
+    double after a 1-2 (AD4). The board after the mover's part of the turn (still the
+    mover's view; a passed rest, GB3, is the opponent's to play), and each stage met with
+    the board it was played from. For bots, the bench and the tests' random games."""
+    if rules.counts_rolls:
+        board = TavliBoard(board.mine._replace(roll=board.mine.roll + 1), board.opponent)
+    turn = turn_for_roll(rules, board.mine.roll, roll)
+    stages = []
+    while True:
+        if turn.naming:
+            turn = name_double(turn, name())
+        stages.append((board, turn.stage))
+        plays = stage_plays(rules, board, turn.stage)
+        play = choose(plays) if plays else None
+        if play is not None:
+            board = play.result
+        following = after_stage(rules, turn, len(play.dice_used) if play else 0)
+        if following.next_turn is None or not board.mine.left:
+            return board, stages
+        turn = following.next_turn

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from backgammon.game import GameOptions
 from backgammon.moves import legal_plays
 from backgammon.position import Position
-from backgammon.tavli.board import CHECKERS, TavliBoard
+from backgammon.tavli.board import TavliBoard
 from backgammon.tavli.plays import apply_step, check_play, stage_plays, step_problem
 from backgammon.tavli.rules import FEVGA, GAMES, PORTES, START_QUARTER, TavliRules
-from backgammon.tavli.turns import after_stage, name_double, turn_for_roll
+from backgammon.tavli.turns import play_turn
 from backgammon.variants import Variants
 from tests.backgammon.test_tavli_selfplay import check_score, random_game
 
@@ -33,23 +33,11 @@ def random_board(rules: TavliRules, seed: int, turns: int) -> TavliBoard:
     rng = random.Random(seed)
     board = rules.start_board()
     for _ in range(turns):
-        before = board
-        if rules.counts_rolls:
-            board = TavliBoard(board.mine._replace(roll=board.mine.roll + 1), board.opponent)
-        turn = turn_for_roll(rules, board.mine.roll, (rng.randint(1, 6), rng.randint(1, 6)))
-        while True:
-            if turn.naming:
-                turn = name_double(turn, rng.randint(1, 6))
-            plays = stage_plays(rules, board, turn.stage)
-            play = rng.choice(plays) if plays else None
-            board = play.result if play else board
-            following = after_stage(rules, turn, len(play.dice_used) if play else 0)
-            if following.next_turn is None or board.mine.borne_off == CHECKERS:
-                break
-            turn = following.next_turn
-        if board.mine.borne_off == CHECKERS:
-            return before
-        board = board.mirror()
+        roll = (rng.randint(1, 6), rng.randint(1, 6))
+        after, _ = play_turn(rules, board, roll, rng.choice, lambda: rng.randint(1, 6))
+        if not after.mine.left:
+            break
+        board = after.mirror()
     return board
 
 

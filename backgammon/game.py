@@ -89,6 +89,8 @@ class ForfeitReason(enum.Enum):
     ABANDONED = "abandoned"
 
 
+# The endings only the tavli games have (PL5, AD7).
+TAVLI_RESULTS = frozenset({Result.MOTHER, Result.DRAW, Result.CHECKERS})
 _RESIGNABLE = (Result.SINGLE, Result.GAMMON, Result.BACKGAMMON)
 # The results that score the value in ``Game.resignation``, not the board's.
 _RESIGNED = (Result.RESIGNED, Result.FORFEIT)

@@ -233,3 +233,10 @@ def test_t3_steps_undo_and_confirm_in_plakoto():
 def test_tv_board_of_a_game_is_the_variants(rules):
     game = Game.start(GameOptions(variant=Variants.by_name(rules.name)), [(5, 2)])
     assert game.position == rules.start_board()
+
+
+@pytest.mark.parametrize(("variant", "points"), [(Variants.FEVGA, 2), (Variants.ACEY_DEUCEY, 15)])
+def test_tm3_a_forfeit_costs_what_a_resignation_would(variant, points):
+    game = Game.start(options(variant), [(5, 2)]).roll((3, 1))
+    lost = game.forfeit(0, "timeout")
+    assert lost.over and lost.winner == 1 and lost.points_for(1) == points

@@ -15,7 +15,7 @@ help:
 	@echo "make test   set up and run every test"
 	@echo "make lint   ruff check and format check, mypy --strict on the rules core"
 	@echo "make test-browser   the pages in Debian's Chromium (Playwright)"
-	@echo "make bench  legal-play generation against GNU Backgammon and others"
+	@echo "make bench  legal-play generation against GNU Backgammon and others, and the tavli games"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,10 +46,12 @@ test: $(ORACLE)
 test-browser: $(INSTALLED)
 	$(BIN)/python -m pytest -m browser tests/browser $(PYTEST_ARGS)
 
-# The move generator side by side with GNU Backgammon, OpenSpiel and pure-Python peers.
+# The move generator side by side with GNU Backgammon, OpenSpiel and pure-Python peers;
+# then each tavli game's plays next to backgammon's.
 bench: $(ORACLE)
 	$(BIN)/python -m pip install --quiet -r requirements/bench.txt
 	$(BIN)/python bench/plays.py
+	$(BIN)/python bench/tavli.py
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

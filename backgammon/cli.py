@@ -17,6 +17,10 @@ from backgammon.errors import BackgammonError, DiceMismatch
 from backgammon.gnubg_ids import position_from_id, position_id
 from backgammon.moves import legal_plays
 from backgammon.notation import format_play
+from backgammon.position import CHECKERS
+from backgammon.tavli.jsonl import plays_jsonl
+from backgammon.tavli.rules import TavliRules
+from backgammon.variants import Variant, Variants
 
 EXIT_MISMATCH = 1
 EXIT_BAD_INPUT = 2
@@ -37,6 +41,16 @@ unchanged position, when the dice cannot be played). Blank lines are skipped. A 
 that cannot be read or is not a legal position and roll gives {"line": <its number,
 from 1>, "error": "<why>"} instead; the other lines are still answered and the exit
 status is then 2.
+
+--variant standard | nackgammon | hypergammon (default standard) checks the
+checkers against that variant. The games GNU Backgammon's IDs cannot hold, --variant
+portes | plakoto | fevga | gulbara | acey-deucey, read and write boards with --jsonl:
+each line {"board": B, "dice": [d1, d2]}, each answer {"results": [B, ...]}, one
+board per distinct legal play of the turn (the unchanged board when none). B is
+{"mine": [25 counts], "opponent": [25 counts], "pins": [["mine" | "opponent", point],
+...]}: slot 0 borne off, slot r own point r; portes and acey-deucey add "bar" and
+acey-deucey "waiting" ({"mine": n, "opponent": n}), gul bara "roll" (the mover's roll
+number, from 1). A bad line gives {"line", "error"}, as above.
 """
 
 VERIFY_HELP = """\
@@ -87,6 +101,12 @@ def build_parser() -> argparse.ArgumentParser:
     plays.add_argument(
         "--dice", nargs=2, type=_die, metavar=("D1", "D2"), help="the roll, e.g. --dice 6 5"
     )
+    plays.add_argument(
+        "--variant",
+        choices=[member.value.name for member in Variants],
+        default="standard",
+        help="the game (default standard); the tavli games need --jsonl",
+    )
     plays.set_defaults(handler=_plays)
 
     check = commands.add_parser(
@@ -108,6 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("plays: --position-id needs --dice D1 D2")
     if args.command == "plays" and args.jsonl and args.dice is not None:
         parser.error("plays: --dice goes with --position-id; with --jsonl each line has dice")
+    if args.command == "plays" and args.position_id is not None and _tavli(args) is not None:
+        parser.error(f"plays: {args.variant} reads boards, not position IDs: use --jsonl")
     try:
         status: int = args.handler(args, sys.stdin, sys.stdout)
         return status
@@ -116,9 +138,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
 
 
-def _results(position_text: str, dice: tuple[int, int]) -> list[tuple[str, str]]:
+def _tavli(args: argparse.Namespace) -> TavliRules | None:
+    return Variants.by_name(args.variant).rules
+
+
+def _results(position_text: str, dice: tuple[int, int], variant: Variant) -> list[tuple[str, str]]:
     """(notation, result position ID) of each distinct play, sorted by position ID."""
     position = position_from_id(position_text)
+    if variant.checkers != CHECKERS:
+        position.validate(variant.checkers)
     plays = legal_plays(position, dice)
     if not plays:
         return [("", position_id(position))]
@@ -127,17 +155,21 @@ def _results(position_text: str, dice: tuple[int, int]) -> list[tuple[str, str]]
 
 
 def _plays(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    rules = _tavli(args)
+    if rules is not None:
+        return plays_jsonl(rules, stdin, stdout)
+    variant = Variants.by_name(args.variant)
     if args.jsonl:
-        return _plays_jsonl(stdin, stdout)
+        return _plays_jsonl(stdin, stdout, variant)
     try:
-        rows = _results(args.position_id, tuple(args.dice))
+        rows = _results(args.position_id, tuple(args.dice), variant)
     except BackgammonError as exc:
         raise BadInput(str(exc)) from exc
     stdout.writelines(f"{notation}\t{result}\n" for notation, result in rows)
     return 0
 
 
-def _plays_jsonl(stdin: TextIO, stdout: TextIO) -> int:
+def _plays_jsonl(stdin: TextIO, stdout: TextIO, variant: Variant) -> int:
     status = 0
     for number, line in enumerate(stdin, start=1):
         if not line.strip():
@@ -147,7 +179,7 @@ def _plays_jsonl(stdin: TextIO, stdout: TextIO) -> int:
             answer: dict[str, Any] = {
                 "position_id": position_text,
                 "dice": list(dice),
-                "results": [result for _, result in _results(position_text, dice)],
+                "results": [result for _, result in _results(position_text, dice, variant)],
             }
         except (BadInput, BackgammonError) as exc:
             answer = {"line": number, "error": str(exc)}

@@ -44,6 +44,15 @@ class IllegalPlay(BackgammonError):
     BACKWARDS = "checkers_move_forward"
     MUST_MOVE = "must_move"
     NOT_LEGAL = "not_legal"
+    # The tavli games (RULES.md TV, PL, FV, GB, AD), each named by its rule.
+    PINNED_POINT = "point_pinned"  # PL2: an opposing checker pins one of yours there
+    HELD_POINT = "point_held"  # FV2, GB1: one opposing checker holds the point
+    PINNED_CHECKER = "checker_pinned"  # PL3: a pinned checker cannot move
+    RUNNER_FIRST = "runner_must_pass_first"  # FV3
+    START_QUARTER = "start_quarter_full"  # FV4
+    MUST_OPEN_WALL = "must_open_wall"  # FV5
+    ENTRY_HELD = "entry_point_held"  # AD1, AD3, E2: the entry point is held
+    DOUBLE_NOT_NAMED = "double_not_named"  # AD4
 
     def __init__(self, message: str, reason: str = NOT_LEGAL) -> None:
         super().__init__(message)
@@ -64,6 +73,10 @@ class GameOver(BackgammonError):
 
 class InvalidMatFile(BackgammonError):
     """A ``.mat`` file that cannot be read or replayed; says game and move number."""
+
+
+class InvalidRecord(BackgammonError):
+    """A tavli game's text record that cannot be read or replayed; says the line."""
 
 
 class DiceMismatch(BackgammonError):

@@ -37,11 +37,21 @@ from backgammon.moves import (
     legal_plays,
     legal_plays_for_dice,
 )
-from backgammon.notation import play_from_text
+from backgammon.notation import parse_play, play_from_text
 from backgammon.position import Position
+from backgammon.tavli import plays as tavli_plays
+from backgammon.tavli import turns as tavli_turns
+from backgammon.tavli.board import CHECKERS, Side, TavliBoard
+from backgammon.tavli.plays import TavliPlay
+from backgammon.tavli.rules import TavliRules, mother_outcome
+from backgammon.tavli.turns import Turn
 from backgammon.variants import STANDARD, Variant, Variants
 
 Dice = tuple[int, int]
+# A board of either family: backgammon's ``Position``, or a tavli game's ``TavliBoard``;
+# and a play of either.
+Board = Position | TavliBoard
+AnyPlay = Play | TavliPlay
 
 
 class Phase(enum.Enum):
@@ -55,7 +65,11 @@ class Phase(enum.Enum):
 
 
 class Result(enum.Enum):
-    """How a game ended; the first three are also what a side may resign (S4)."""
+    """How a game ended; the first three are also what a side may resign (S4).
+
+    The tavli games add theirs: ``MOTHER`` (PL5, 2 points), ``DRAW`` (PL5, 0 points) and
+    ``CHECKERS`` (AD7: a point a checker the loser has not borne off); their mars is
+    ``GAMMON`` (TV4)."""
 
     SINGLE = "single"
     GAMMON = "gammon"
@@ -63,6 +77,9 @@ class Result(enum.Enum):
     RESIGNED = "resigned"
     PASSED = "passed"
     FORFEIT = "forfeit"
+    MOTHER = "mother"
+    DRAW = "draw"
+    CHECKERS = "checkers"
 
 
 class ForfeitReason(enum.Enum):
@@ -72,6 +89,8 @@ class ForfeitReason(enum.Enum):
     ABANDONED = "abandoned"
 
 
+# The endings only the tavli games have (PL5, AD7).
+TAVLI_RESULTS = frozenset({Result.MOTHER, Result.DRAW, Result.CHECKERS})
 _RESIGNABLE = (Result.SINGLE, Result.GAMMON, Result.BACKGAMMON)
 # The results that score the value in ``Game.resignation``, not the board's.
 _RESIGNED = (Result.RESIGNED, Result.FORFEIT)
@@ -111,8 +130,10 @@ class GameOptions:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe; ``from_dict`` gives back equal options."""
+        rules = self.variant.rules
         return {
             "variant": self.variant.name,
+            **({"variant_options": rules.options()} if rules and rules.options() else {}),
             "jacoby": self.jacoby,
             "beavers": self.beavers,
             "automatic_doubles": self.automatic_doubles,
@@ -126,10 +147,11 @@ class GameOptions:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameOptions:
         """The options ``to_dict`` wrote."""
+        variant = Variants.by_name(data["variant"]).with_options(data.get("variant_options", {}))
         return cls(
             **{
-                **data,
-                "variant": Variants.by_name(data["variant"]),
+                **{key: value for key, value in data.items() if key != "variant_options"},
+                "variant": variant,
                 "holders": tuple(data["holders"]),
             }
         )
@@ -140,12 +162,23 @@ class Opening:
     """The opening roll as it matters to the game (O1, O2).
 
     ``dice``: side 0's die and side 1's die, not a tie: the higher die's side moves
-    first, playing both. ``auto_doubles``: how many of the ties before it doubled the
-    cube. The tied rolls themselves change nothing else, so they are not kept.
+    first, playing both (in the tavli games it rolls both dice afresh, TV2).
+    ``auto_doubles``: how many of the ties before it doubled the cube. The tied rolls
+    themselves change nothing else, so they are not kept. ``starter``: in a tavli match's
+    later games there is no opening roll, the winner of the game before starts (TV2):
+    ``Opening.winner_starts(side)``, whose ``dice`` are ``(0, 0)``.
     """
 
     dice: Dice
     auto_doubles: int = 0
+    starter: int | None = None
+
+    @classmethod
+    def winner_starts(cls, side: int) -> Opening:
+        """No opening roll: ``side``, the winner of the game before, starts (TV2)."""
+        if side not in (0, 1):
+            raise ValueError("the side that starts is 0 or 1")
+        return cls((0, 0), starter=side)
 
     @classmethod
     def from_rolls(cls, rolls: Sequence[Dice], options: GameOptions) -> Opening:
@@ -163,6 +196,8 @@ class Opening:
     @property
     def first(self) -> int:
         """The side that moves first."""
+        if self.starter is not None:
+            return self.starter
         return 0 if self.dice[0] > self.dice[1] else 1
 
 
@@ -182,6 +217,14 @@ class NoMove:
     """Recorded after a ``Roll`` that cannot be played: the turn passed (M5, E2)."""
 
     kind: ClassVar[str] = "no_move"
+
+
+@dataclass(frozen=True, slots=True)
+class NameDouble:
+    """Acey-deucey: after playing the 1-2, the mover named the double ``double`` (AD4)."""
+
+    kind: ClassVar[str] = "name_double"
+    double: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +324,7 @@ class Forfeit:
 Action = (
     Roll
     | NoMove
+    | NameDouble
     | MoveStep
     | Undo
     | Confirm
@@ -299,6 +343,7 @@ _ACTIONS: dict[str, type[Action]] = {
     for cls in (
         Roll,
         NoMove,
+        NameDouble,
         MoveStep,
         Undo,
         Confirm,
@@ -349,9 +394,9 @@ def action_from_dict(data: dict[str, Any]) -> Action:
 class _Derived(TypedDict, total=False):
     """What a ``Game`` works out from its fields on first use and keeps (a plain dict)."""
 
-    plays: list[Play]
-    results: frozenset[Position]
-    walk: tuple[tuple[Step, ...], Position]
+    plays: Sequence[AnyPlay]
+    results: frozenset[Board]
+    walk: tuple[tuple[Step, ...], Board]
 
 
 @dataclass(frozen=True)
@@ -363,11 +408,16 @@ class Game:
     ``phase`` is ``move``), ``contracts``, ``resignation`` (the value on offer, or
     accepted, or what a forfeit cost), ``winner``, ``result``, ``turn_no`` (1 at the
     start, one more after every action: the server's stale-turn check) and ``history``.
+
+    In the tavli games (``options.variant.rules``) the board is a ``TavliBoard``, there
+    is no cube, and ``stage`` is what is left of the turn (``tavli.turns.Turn``): the dice
+    of the stage being played (gul bara's run and acey-deucey's 1-2 have several) and
+    what follows it; ``dice`` stays the roll.
     """
 
     options: GameOptions
     opening: Opening
-    board: Position
+    board: Board
     on_roll: int
     phase: Phase
     dice: Dice | None
@@ -379,6 +429,7 @@ class Game:
     result: Result | None = None
     turn_no: int = 1
     history: tuple[Action, ...] = ()
+    stage: Turn | None = None
     _cache: _Derived = field(
         default_factory=_Derived, init=False, repr=False, compare=False, hash=False
     )
@@ -395,6 +446,11 @@ class Game:
         """
         if not isinstance(opening, Opening):
             opening = Opening.from_rolls(opening, options)
+        rules = options.variant.rules
+        if rules is not None:
+            return cls._start_tavli(options, opening, rules)
+        if opening.starter is not None:
+            raise ValueError("only the tavli games start without an opening roll (TV2)")
         _check_dice(opening.dice)
         if opening.dice[0] == opening.dice[1]:
             raise InvalidDice("the opening roll that starts the game cannot be a tie")
@@ -443,6 +499,8 @@ class Game:
                 return self.roll(dice)
             case MoveStep(origin=origin, die=die):
                 return self.move_step(origin, die)
+            case NameDouble(double=double):
+                return self.name_double(double)
             case Undo():
                 return self.undo()
             case Confirm():
@@ -490,12 +548,12 @@ class Game:
         return self.phase is Phase.OVER
 
     @property
-    def position(self) -> Position:
+    def position(self) -> Board:
         """The board from side 0's view, unconfirmed steps included."""
         view = self._walk()[1]
         return view if self.on_roll == 0 else view.mirror()
 
-    def position_for(self, side: int) -> Position:
+    def position_for(self, side: int) -> Board:
         """The board from ``side``'s view (that side's checkers first)."""
         return self.position if side == 0 else self.position.mirror()
 
@@ -509,17 +567,23 @@ class Game:
         """The dice of this roll not yet used by the pending steps."""
         if self.dice is None:
             return ()
-        left = list(dice_for_roll(*self.dice))
+        left = list(self._stage_dice())
         for step in self.pending:
             left.remove(step.die)
         return tuple(left)
 
-    def legal_plays(self) -> list[Play]:
-        """Every distinct legal play of the rolled dice from the start of the turn
-        (empty unless the game waits for a move)."""
+    def legal_plays(self) -> list[AnyPlay]:
+        """Every distinct legal play of the rolled dice from the start of the turn (in
+        the tavli games, of the stage being played; empty unless the game waits for a
+        move, or while acey-deucey's double must be named)."""
         if self.phase is not Phase.MOVE or self.dice is None:
             return []
         return list(self._plays())
+
+    @property
+    def awaiting_double(self) -> bool:
+        """Acey-deucey: the 1-2 is played and the mover must name a double (AD4)."""
+        return self.phase is Phase.MOVE and self.stage is not None and self.stage.naming
 
     def contract(self, holder: Holder) -> CubeContract:
         """The cube contract of ``holder``."""
@@ -560,7 +624,11 @@ class Game:
         """
         self._expect(Phase.ROLL, "roll")
         dice = _check_dice(tuple(dice))
-        plays = legal_plays(self._view(self.board), dice)
+        if self.options.variant.rules is not None:
+            return self._roll_tavli(self.options.variant.rules, dice)
+        view = self._view(self.board)
+        assert isinstance(view, Position)
+        plays = legal_plays(view, dice)
         if not plays:
             return self._next(
                 [Roll(dice), NoMove()],
@@ -579,7 +647,8 @@ class Game:
         with the dice left, into one of the roll's legal plays: so the compulsory-play
         rules (M5) bind a play made step by step too.
         """
-        dice = self._rolled("move")
+        self._rolled("move")
+        self._check_named()
         remaining = list(self.remaining_dice)
         if die not in remaining:
             raise IllegalPlay(
@@ -587,36 +656,47 @@ class Game:
                 IllegalPlay.WRONG_DICE,
             )
         before = self._walk()[1]
-        after = apply_step(before, origin, die)
         remaining.remove(die)
-        completions = legal_plays_for_dice(after, remaining) if remaining else []
+        rules = self.options.variant.rules
+        completions: Sequence[AnyPlay]
+        if isinstance(before, TavliBoard):
+            assert rules is not None
+            moved = tavli_plays.apply_step(rules, before, origin, die)[0]
+            completions = tavli_plays.stage_plays(rules, moved, remaining) if remaining else []
+            after: Board = moved
+        else:
+            after = apply_step(before, origin, die)
+            completions = legal_plays_for_dice(after, remaining) if remaining else []
         reachable = {p.result for p in completions} or {after}
         if reachable.isdisjoint(self._results()):
             usable = 1 + max((len(p.dice_used) for p in completions), default=0)
-            raise self._why_not(dice, die, usable)
+            raise self._why_not(self._stage_dice(), die, usable)
         return self._next([MoveStep(origin, die)], pending=(*self.pending, MoveStep(origin, die)))
 
     def undo(self) -> Game:
         """Take back the last unconfirmed step (T3)."""
         self._expect(Phase.MOVE, "undo")
+        self._check_named()
         if not self.pending:
             raise IllegalPlay("there is no step to take back this turn")
         return self._next([Undo()], pending=self.pending[:-1])
 
     def confirm(self) -> Game:
         """Make this turn's steps final ("pick up the dice", T3); then the other side rolls."""
-        dice = self._rolled("confirm")
+        self._rolled("confirm")
+        self._check_named()
         position = self._walk()[1]
         if position not in self._results():
             left = max(len(p.dice_used) for p in self._plays()) - len(self.pending)
+            different = len(set(self._stage_dice())) > 1
             raise IllegalPlay(
                 f"the play is not complete: {left} more {'die' if left == 1 else 'dice'} "
                 "can be played and must be (M5)",
-                IllegalPlay.MUST_USE_BOTH if dice[0] != dice[1] else IllegalPlay.MUST_USE_MORE,
+                IllegalPlay.MUST_USE_BOTH if different else IllegalPlay.MUST_USE_MORE,
             )
         return self._end_turn(Confirm(), position)
 
-    def play(self, play: str | Play | Sequence[Step]) -> Game:
+    def play(self, play: str | AnyPlay | Sequence[Step]) -> Game:
         """Make a whole play and confirm it (the API's ``move``), from the start of the
         turn: steps already played one by one are replaced.
 
@@ -625,14 +705,31 @@ class Game:
         the steps as played, in a legal order, so a transcript shows what was played.
         """
         dice = self._rolled("move")
-        if isinstance(play, str):
-            chosen = play_from_text(self._view(self.board), dice, play)
-        elif isinstance(play, Play) and any(play is legal for legal in self._plays()):
+        self._check_named()
+        view = self._view(self.board)
+        chosen: AnyPlay
+        if isinstance(play, Play | TavliPlay) and any(play is legal for legal in self._plays()):
             chosen = play
+        elif isinstance(view, TavliBoard):
+            chosen = self._check_tavli(view, play)
+        elif isinstance(play, str):
+            chosen = play_from_text(view, dice, play)
         else:
-            steps = play.steps if isinstance(play, Play) else play
-            chosen = check_play(self._view(self.board), dice, tuple(steps))
+            steps = play.steps if isinstance(play, Play | TavliPlay) else play
+            chosen = check_play(view, dice, tuple(steps))
         return self._end_turn(Move(tuple(chosen.steps)), chosen.result)
+
+    def name_double(self, value: int) -> Game:
+        """Acey-deucey: name the double to play four times after the 1-2 (AD4). A double
+        that cannot be played at all is lost, and with it the new roll."""
+        self._expect(Phase.MOVE, "name a double")
+        if self.stage is None or not self.stage.naming:
+            raise IllegalPlay(
+                "a double is named only after playing a 1-2 in full (AD4)", IllegalPlay.NOT_LEGAL
+            )
+        stage = tavli_turns.name_double(self.stage, value)
+        assert isinstance(self.board, TavliBoard)
+        return self._tavli_stage([NameDouble(value)], self.on_roll, self.board, stage)
 
     # Cube actions
 
@@ -644,6 +741,7 @@ class Game:
         opponent owns, and past the cube's maximum (C1). A side that cannot move may
         still double (C3).
         """
+        self._check_cube()
         if self.phase is Phase.MOVE:
             raise CubeNotAvailable("a double must be offered before rolling")
         self._expect(Phase.ROLL, "double")
@@ -701,6 +799,19 @@ class Game:
         value = Result(value)
         if value not in _RESIGNABLE:
             raise ValueError("resign a single, a gammon or a backgammon")
+        rules = self.options.variant.rules
+        if rules is not None:
+            view = self._view(self.board)
+            mine = view.mine if isinstance(view, TavliBoard) else None
+            if value is Result.BACKGAMMON or (rules.per_checker and value is not Result.SINGLE):
+                raise ValueError(
+                    "in acey-deucey resign the game (a single): you pay for every checker "
+                    "not borne off (AD7)"
+                    if rules.per_checker
+                    else "there is no backgammon in these games: resign 1 or 2 points (TV4)"
+                )
+            if value is Result.GAMMON and mine is not None and mine.borne_off:
+                raise ValueError("you have borne off a checker: resign for 1 point (TM3)")
         return self._next([Resign(value)], phase=Phase.RESIGN_OFFERED, resignation=value)
 
     def accept_resign(self) -> Game:
@@ -741,8 +852,12 @@ class Game:
             reason = ForfeitReason(reason)
         except ValueError:
             raise ValueError(f"a forfeit is for timeout or abandoned, not {reason!r}") from None
-        loser = self.board.player if side == 0 else self.board.opponent
-        on_board = _result_on_board(loser, self.options.variant)
+        if isinstance(self.board, TavliBoard):  # as resigned: 1 or 2 (TM3), AD7's count
+            borne_off = (self.board.mine if side == 0 else self.board.opponent).borne_off
+            on_board = Result.SINGLE if borne_off else Result.GAMMON
+        else:
+            loser = self.board.player if side == 0 else self.board.opponent
+            on_board = _result_on_board(loser, self.options.variant)
         return self._next(
             [Forfeit(side, reason)],
             phase=Phase.OVER,
@@ -805,8 +920,14 @@ class Game:
             "opening": {
                 "dice": list(self.opening.dice),
                 "auto_doubles": self.opening.auto_doubles,
+                **({"starter": self.opening.starter} if self.opening.starter is not None else {}),
             },
-            "board": [list(self.board.player), list(self.board.opponent)],
+            "board": (
+                {"tavli": [self.board.mine.to_dict(), self.board.opponent.to_dict()]}
+                if isinstance(self.board, TavliBoard)
+                else [list(self.board.player), list(self.board.opponent)]
+            ),
+            **({"stage": self.stage.to_dict()} if self.stage is not None else {}),
             "on_roll": self.on_roll,
             "phase": self.phase.value,
             "dice": None if self.dice is None else list(self.dice),
@@ -823,11 +944,23 @@ class Game:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         """The game ``to_dict`` wrote (restored as stored, not replayed)."""
-        player, opponent = data["board"]
+        board: Board
+        if isinstance(data["board"], dict):
+            mine, theirs = data["board"]["tavli"]
+            board = TavliBoard(Side.from_dict(mine), Side.from_dict(theirs))
+        else:
+            player, opponent = data["board"]
+            board = Position(tuple(player), tuple(opponent))
+        opening = data["opening"]
         return cls(
             options=GameOptions.from_dict(data["options"]),
-            opening=Opening(tuple(data["opening"]["dice"]), data["opening"]["auto_doubles"]),
-            board=Position(tuple(player), tuple(opponent)),
+            opening=Opening(
+                (opening["dice"][0], opening["dice"][1]),
+                opening["auto_doubles"],
+                opening.get("starter"),
+            ),
+            board=board,
+            stage=Turn.from_dict(data["stage"]) if "stage" in data else None,
             on_roll=data["on_roll"],
             phase=Phase(data["phase"]),
             dice=None if data["dice"] is None else tuple(data["dice"]),
@@ -843,7 +976,7 @@ class Game:
 
     # Internals
 
-    def _view(self, board: Position) -> Position:
+    def _view(self, board: Board) -> Board:
         """``board`` (side 0's view) from the side on roll's view."""
         return board if self.on_roll == 0 else board.mirror()
 
@@ -876,21 +1009,40 @@ class Game:
             raise NotYourTurn(f"cannot {doing} now: no dice have been rolled")
         return self.dice
 
-    def _plays(self) -> list[Play]:
+    def _plays(self) -> Sequence[AnyPlay]:
         if "plays" not in self._cache:
-            self._cache["plays"] = legal_plays(self._view(self.board), self._rolled("move"))
+            view = self._view(self.board)
+            rules = self.options.variant.rules
+            if isinstance(view, TavliBoard):
+                assert rules is not None and self.stage is not None
+                naming = self.stage.naming
+                stage = [] if naming else tavli_plays.stage_plays(rules, view, self.stage.stage)
+                self._cache["plays"] = stage
+            else:
+                self._cache["plays"] = legal_plays(view, self._rolled("move"))
         return self._cache["plays"]
 
-    def _results(self) -> frozenset[Position]:
+    def _results(self) -> frozenset[Board]:
         """The positions the legal plays reach: plays are told apart by them."""
         if "results" not in self._cache:
             self._cache["results"] = frozenset(p.result for p in self._plays())
         return self._cache["results"]
 
-    def _walk(self) -> tuple[tuple[Step, ...], Position]:
+    def _walk(self) -> tuple[tuple[Step, ...], Board]:
         """The pending steps as ``Step`` values and the position they reach (mover's view)."""
+        if "walk" not in self._cache and isinstance(self.board, TavliBoard):
+            rules = self.options.variant.rules
+            assert rules is not None
+            board = self._view(self.board)
+            assert isinstance(board, TavliBoard)
+            taken = []
+            for pending in self.pending:
+                board, step = tavli_plays.apply_step(rules, board, pending.origin, pending.die)
+                taken.append(step)
+            self._cache["walk"] = (tuple(taken), board)
         if "walk" not in self._cache:
             position = self._view(self.board)
+            assert isinstance(position, Position)
             steps = []
             for s in self.pending:
                 destination = max(s.origin - s.die, OFF)
@@ -900,7 +1052,7 @@ class Game:
             self._cache["walk"] = (tuple(steps), position)
         return self._cache["walk"]
 
-    def _why_not(self, dice: Dice, die: int, usable: int) -> IllegalPlay:
+    def _why_not(self, dice: Sequence[int], die: int, usable: int) -> IllegalPlay:
         """Why a step that cannot lead to a legal play of ``dice`` is refused (M5)."""
         needed = max(len(p.dice_used) for p in self._plays())
         if usable < needed:
@@ -920,8 +1072,10 @@ class Game:
             )
         return IllegalPlay("that step does not lead to a legal play")
 
-    def _end_turn(self, action: Action, position: Position) -> Game:
+    def _end_turn(self, action: Action, position: Board) -> Game:
         """After a final play: the game is won, or the other side is on roll."""
+        if isinstance(position, TavliBoard):
+            return self._end_tavli_stage(action, position)
         board = position if self.on_roll == 0 else position.mirror()
         if sum(position.player) == 0:
             return self._next(
@@ -944,6 +1098,7 @@ class Game:
         )
 
     def _pending_contract(self, holder: Holder | None) -> CubeContract:
+        self._check_cube()
         if self.phase is Phase.OVER:
             raise GameOver("the game is over")
         if self.phase is not Phase.TAKE_OR_PASS:
@@ -976,11 +1131,174 @@ class Game:
 
     def _multiplier(self) -> int:
         kind = self.resignation if self.result in _RESIGNED else self.result
+        rules = self.options.variant.rules
+        if rules is not None and isinstance(self.board, TavliBoard):
+            if self.winner is None:
+                return 0  # not over, or drawn (PL5)
+            loser = self.board.mine if self.winner == 1 else self.board.opponent
+            if kind is Result.MOTHER:
+                return 2  # PL5
+            if self.result in _RESIGNED and not rules.per_checker:
+                return 2 if kind is Result.GAMMON else 1  # TM3
+            return rules.score(loser)  # TV4, AD7
         if kind is Result.GAMMON:
             return 2
         if kind is Result.BACKGAMMON:
             return self.options.backgammon_value
         return 1
+
+    # The tavli games (RULES.md TV, PO, PL, FV, GB, AD)
+
+    @classmethod
+    def _start_tavli(cls, options: GameOptions, opening: Opening, rules: TavliRules) -> Game:
+        """TV2: the side with the higher die (or the winner of the game before) starts and
+        rolls both dice afresh. No cube (TV1): each holder's contract stays at 1."""
+        if opening.starter is None:
+            _check_dice(opening.dice)
+            if opening.dice[0] == opening.dice[1]:
+                raise InvalidDice("the opening roll that starts the game cannot be a tie")
+        if opening.auto_doubles:
+            raise ValueError(f"there is no cube in {rules.title} (TV1)")
+        return cls(
+            options=options,
+            opening=opening,
+            board=rules.start_board(),
+            on_roll=opening.first,
+            phase=Phase.ROLL,
+            dice=None,
+            pending=(),
+            contracts=tuple(CubeContract(holder=h, value=1, max_value=1) for h in options.holders),
+        )
+
+    def _stage_dice(self) -> tuple[int, ...]:
+        """The dice being played: the roll's (M1), or the tavli stage's."""
+        if self.stage is not None:
+            return self.stage.stage
+        assert self.dice is not None
+        return dice_for_roll(*self.dice)
+
+    def _check_cube(self) -> None:
+        rules = self.options.variant.rules
+        if rules is not None:
+            raise CubeNotAvailable(
+                f"there is no doubling cube in {rules.title} ({'AD7' if rules.one_two else 'TV1'})"
+            )
+
+    def _check_named(self) -> None:
+        if self.awaiting_double:
+            raise IllegalPlay(
+                "you played the 1-2: name the double you will play four times first (AD4)",
+                IllegalPlay.DOUBLE_NOT_NAMED,
+            )
+
+    def _roll_tavli(self, rules: TavliRules, dice: Dice) -> Game:
+        """The side on roll rolls: its roll number counts (GB2), and the roll gives its
+        turn's first stage (``tavli.turns.turn_for_roll``)."""
+        board = self.board
+        assert isinstance(board, TavliBoard)
+        if rules.counts_rolls:
+            if self.on_roll == 0:
+                board = TavliBoard(board.mine._replace(roll=board.mine.roll + 1), board.opponent)
+            else:
+                board = TavliBoard(
+                    board.mine, board.opponent._replace(roll=board.opponent.roll + 1)
+                )
+        view = board if self.on_roll == 0 else board.mirror()
+        stage = tavli_turns.turn_for_roll(rules, view.mine.roll, dice)
+        return self._tavli_stage([Roll(dice)], self.on_roll, board, stage, dice)
+
+    def _tavli_stage(
+        self,
+        actions: list[Action],
+        side: int,
+        board: TavliBoard,
+        stage: Turn,
+        dice: Dice | None = None,
+    ) -> Game:
+        """The game once ``side`` is to play ``stage`` on ``board`` (side 0's view): it
+        waits for the move, or, when no die of the stage can be played, what follows
+        happens at once (recorded as ``NoMove``): the rest passes (GB3), or the turn ends."""
+        rules = self.options.variant.rules
+        assert rules is not None
+        dice = dice or self.dice
+        while True:
+            plays: list[TavliPlay] = []
+            if not stage.naming:
+                view = board if side == 0 else board.mirror()
+                plays = tavli_plays.stage_plays(rules, view, stage.stage)
+            if plays or stage.naming:
+                game = self._next(
+                    actions, board=board, on_roll=side, phase=Phase.MOVE, dice=dice, stage=stage,
+                    pending=(),
+                )  # fmt: skip
+                game._cache["plays"] = plays
+                return game
+            actions = [*actions, NoMove()]
+            following = tavli_turns.after_stage(rules, stage, 0)
+            if following.passed is None:
+                return self._next(
+                    actions,
+                    board=board,
+                    on_roll=side if following.roll_again else 1 - side,
+                    phase=Phase.ROLL,
+                    dice=None,
+                    stage=None,
+                    pending=(),
+                )
+            side, stage = 1 - side, following.passed
+
+    def _check_tavli(self, view: TavliBoard, play: str | AnyPlay | Sequence[Step]) -> TavliPlay:
+        """The legal play of the stage that ``play`` (text or steps) describes."""
+        rules = self.options.variant.rules
+        assert rules is not None and self.stage is not None
+        if isinstance(play, str):
+            segments = parse_play(play)
+        else:
+            steps = play.steps if isinstance(play, Play | TavliPlay) else play
+            segments = [(int(step[0]), int(step[1])) for step in steps]
+        legal = [p for p in self._plays() if isinstance(p, TavliPlay)]
+        return tavli_plays.check_play(rules, view, self.stage.stage, segments, legal)
+
+    def _end_tavli_stage(self, action: Action, result: TavliBoard) -> Game:
+        """After a stage is played: the game is won (F7, TV4, AD7), lost or drawn by the
+        mother (PL5), or the turn goes on, passes its rest (GB3) or ends."""
+        rules = self.options.variant.rules
+        assert rules is not None and self.stage is not None
+        side = self.on_roll
+        board = result if side == 0 else result.mirror()
+        start = self._view(self.board)
+        assert isinstance(start, TavliBoard)
+        over = {"phase": Phase.OVER, "dice": None, "pending": (), "stage": None, "board": board}
+        if result.mine.borne_off == CHECKERS:
+            won = (
+                Result.CHECKERS
+                if rules.per_checker
+                else Result.SINGLE
+                if result.opponent.borne_off
+                else Result.GAMMON
+            )
+            return self._next([action], winner=side, result=won, **over)
+        if rules.mother:
+            outcome = mother_outcome(start, result)
+            if outcome == "won":
+                return self._next([action], winner=side, result=Result.MOTHER, **over)
+            if outcome == "draw":
+                return self._next([action], winner=None, result=Result.DRAW, **over)
+        used = len(action.steps) if isinstance(action, Move) else len(self.pending)
+        following = tavli_turns.after_stage(rules, self.stage, used)
+        if following.next_turn is not None:
+            return self._tavli_stage([action], side, board, following.next_turn)
+        if following.passed is not None:
+            return self._tavli_stage([action], 1 - side, board, following.passed)
+        return self._next(
+            [action],
+            board=board,
+            on_roll=side if following.roll_again else 1 - side,
+            phase=Phase.ROLL,
+            dice=None,
+            pending=(),
+            stage=None,
+        )
 
 
 _WAITING = {

@@ -4,6 +4,12 @@
 each game (``next_game_options``): the Crawford game (P2) and the match-play
 restrictions (P3) are applied here, so ``Game`` only plays what it is told.
 Side 0 and side 1 are the match's first and second player for the whole match.
+
+A tavli match (TM1-TM4) is a ``MatchState`` with ``tavli`` set to an order of games
+(``GREEK``: portes, plakoto, fevga; ``BULGARIAN``: права, гюлбара, тапа): the games
+follow each other in that order, with no cube and no Crawford game, a drawn game (PL5)
+scores 0, and the winner of each game starts the next (TV2, ``next_opening``). A match
+or money session of one tavli game alone is a ``MatchState`` with that variant.
 """
 
 from __future__ import annotations
@@ -11,10 +17,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from backgammon.game import Forfeit, ForfeitReason, Game, GameOptions, Phase, Result
+from backgammon.game import Forfeit, ForfeitReason, Game, GameOptions, Opening, Phase, Result
 from backgammon.gnubg_ids import GameState, MatchKey, Resignation
+from backgammon.variants import Variant, Variants
 
 MATCH_CUBE_MAX = 64
+TAVLI_LENGTH = 5  # TM1: a tavli match is to 5 points unless set otherwise
+
+# TM1: the orders of a tavli match.
+GREEK = (Variants.PORTES.value, Variants.PLAKOTO.value, Variants.FEVGA.value)
+BULGARIAN = (Variants.PORTES.value, Variants.GULBARA.value, Variants.PLAKOTO.value)
+TAVLI_ORDERS = {"greek": GREEK, "bulgarian": BULGARIAN}
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +39,9 @@ class MatchState:
     maximum of 64 unless another is set (C1). ``crawford`` is true while the next game
     to play is the Crawford game; ``post_crawford`` once it has been played. ``games``
     counts the games applied. ``forfeit``: the forfeit that ended the match or session
-    (``apply_forfeit``), if one did.
+    (``apply_forfeit``), if one did. ``tavli``: the order of a tavli match (``"greek"``
+    or ``"bulgarian"``, TM1), whose games take their variant from it; ``last_winner``:
+    the winner of the last game, who starts the next in the tavli games (TV2).
     """
 
     length: int = 0
@@ -36,10 +51,14 @@ class MatchState:
     post_crawford: bool = False
     games: int = 0
     forfeit: Forfeit | None = None
+    tavli: str | None = None
+    last_winner: int | None = None
 
     def __post_init__(self) -> None:
         if self.length < 0:
             raise ValueError("a match is to 1 point or more; 0 is a money session")
+        if self.tavli is not None and self.tavli not in TAVLI_ORDERS:
+            raise ValueError(f"a tavli match is played in the {' or '.join(TAVLI_ORDERS)} order")
         if len(self.options.holders) != 1:
             raise ValueError("a match or money session has exactly one cube")
         if self.length:
@@ -51,6 +70,14 @@ class MatchState:
                 cube_max=self.options.cube_max or MATCH_CUBE_MAX,
             )
             object.__setattr__(self, "options", match_options)
+
+    @classmethod
+    def tavli_match(
+        cls, order: str = "greek", length: int = TAVLI_LENGTH, options: GameOptions | None = None
+    ) -> MatchState:
+        """A tavli match (TM1): ``order`` ``"greek"`` or ``"bulgarian"``, to ``length``
+        points (5 unless set; 0 makes it a money session played in that order)."""
+        return cls(length=length, options=options or GameOptions(), tavli=order)
 
     @property
     def money(self) -> bool:
@@ -72,14 +99,34 @@ class MatchState:
         """A side has won the match, or a forfeit ended the match or money session."""
         return self.forfeit is not None or self.winner is not None
 
+    @property
+    def next_variant(self) -> Variant:
+        """The variant of the next game: the session's, or the next of the tavli order
+        (TM1: after a draw too, the order moves on)."""
+        if self.tavli is None:
+            return self.options.variant
+        order = TAVLI_ORDERS[self.tavli]
+        return order[self.games % len(order)]
+
     def next_game_options(self) -> GameOptions:
         """The options of the next game: the session's, and whether it is the Crawford
-        game (P2)."""
+        game (P2); a tavli game has no cube and so no Crawford game (TV1, TM1)."""
+        variant = self.next_variant
+        if variant.rules is not None:
+            return replace(self.options, variant=variant, crawford=False, cube_allowed=False)
         return replace(self.options, crawford=self.crawford)
+
+    def next_opening(self) -> Opening | None:
+        """How the next game opens when it is not by an opening roll: in the tavli games
+        the winner of the game before starts (TV2). None: roll one die each."""
+        if self.next_variant.rules is None or self.last_winner is None:
+            return None
+        return Opening.winner_starts(self.last_winner)
 
     def apply_game(self, points: int) -> MatchState:
         """The state after a game that gave ``points``, signed from side 0's view
-        (``Game.points_for(0)``): positive, side 0 scores them; negative, side 1 does.
+        (``Game.points_for(0)``): positive, side 0 scores them; negative, side 1 does;
+        0 for a drawn plakoto game (PL5, TM2).
 
         The first game after a side reaches exactly N-1 is the Crawford game; the games
         after it are post-Crawford and use the cube again (P2). A game that ended by a
@@ -87,11 +134,16 @@ class MatchState:
         """
         if self.over:
             raise ValueError("the match is already over")
+        rules = self.next_variant.rules
         if points == 0:
-            raise ValueError("a finished game gives the winner at least one point")
+            if rules is None or not rules.mother:
+                raise ValueError("a finished game gives the winner at least one point")
+            return replace(self, games=self.games + 1, last_winner=None)  # PL5, TM2: a draw
         side = 0 if points > 0 else 1
         score = list(self.score)
         score[side] += abs(points)
+        if rules is not None:  # TM1: no Crawford game; TV2: the winner starts the next
+            return replace(self, score=(score[0], score[1]), games=self.games + 1, last_winner=side)
         post = self.post_crawford or self.crawford
         crawford = not post and score[side] == self.length - 1
         return replace(
@@ -141,6 +193,8 @@ class MatchState:
             "forfeit": None
             if self.forfeit is None
             else {"side": self.forfeit.side, "reason": self.forfeit.reason.value},
+            "tavli": self.tavli,
+            "last_winner": self.last_winner,
         }
 
     @classmethod
@@ -157,6 +211,8 @@ class MatchState:
             forfeit=None
             if forfeit is None
             else Forfeit(forfeit["side"], ForfeitReason(forfeit["reason"])),
+            tavli=data.get("tavli"),
+            last_winner=data.get("last_winner"),
         )
 
 
@@ -183,6 +239,8 @@ def match_key(match: MatchState, game: Game) -> MatchKey:
     the side that must act (``fTurn``: the doubled side while a double waits, the
     offered side while a resignation does).
     """
+    if game.options.variant.rules is not None:
+        raise ValueError("GNU Backgammon's match ID cannot hold the tavli games")
     cube = game.cube
     resignation = Resignation.NONE
     if game.phase is Phase.RESIGN_OFFERED and game.resignation is not None:

@@ -10,10 +10,12 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-RULE_ID = re.compile(r"^- ([A-Z])(\d+)\.", re.MULTILINE)
-# Board, Opening, Moving, Bar, Bearing off, Scoring, Doubling cube, Match play; and T3
-# (taking moves back until the turn is confirmed), which the game state machine keeps.
-CORE_SECTIONS = set("BOMEFSCP")
+RULE_ID = re.compile(r"^- ([A-Z]{1,2})(\d+)\.", re.MULTILINE)
+# Board, Opening, Moving, Bar, Bearing off, Scoring, Doubling cube, Match play; the games
+# of the Greek and Bulgarian table (tavli, portes, plakoto, fevga, gul bara, acey-deucey,
+# a tavli match); and T3 (taking moves back until the turn is confirmed), which the game
+# state machine keeps.
+CORE_SECTIONS = {*"BOMEFSCP", "TV", "PO", "PL", "FV", "GB", "AD", "TM"}
 # B4 is how a user likes the board drawn (not a rule of play): the board view proves it.
 NOT_IN_THE_CORE = {"B4"}
 
@@ -21,7 +23,7 @@ NOT_IN_THE_CORE = {"B4"}
 def _rule_ids() -> set[str]:
     text = (ROOT / "docs" / "rules.md").read_text()
     ids = {f"{letter}{number}" for letter, number in RULE_ID.findall(text)}
-    return {rule for rule in ids if rule[0] in CORE_SECTIONS} | {"T3"}
+    return {rule for rule in ids if rule.rstrip("0123456789") in CORE_SECTIONS} | {"T3"}
 
 
 def _test_names() -> set[str]:
@@ -38,6 +40,7 @@ def _test_names() -> set[str]:
 def test_the_rule_book_has_the_core_rules():
     ids = _rule_ids()
     assert {"B1", "O1", "M5", "E4", "F7", "S4", "C6", "P4", "T3"} <= ids
+    assert {"TV4", "PO1", "PL5", "FV6", "GB3", "AD7", "TM4"} <= ids
 
 
 def test_every_core_rule_is_named_by_a_test():

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import pytest
 
 from backgammon.cube import CubeState
-from backgammon.game import ForfeitReason, Game, GameOptions, Phase, Result
+from backgammon.game import TAVLI_RESULTS, ForfeitReason, Game, GameOptions, Phase, Result
 
 GAMES = 10_000
 FORFEIT_CHANCE = 0.0005  # per action in the self-play test: about one game in twenty
@@ -136,7 +136,7 @@ def test_selfplay_random_games_end_with_valid_scores() -> None:
         except AssertionError as exc:
             raise AssertionError(f"game {seed}: {exc}") from exc
         ends.add(game.result)
-    assert ends == set(Result)
+    assert ends == set(Result) - TAVLI_RESULTS
 
 
 def test_selfplay_games_replay_and_serialize_equal() -> None:

@@ -325,6 +325,14 @@ def test_a_player_may_not_post_results(api, make_player):
         ({"winner": "alice", "loser": "bob", "length": "five"}, 400, "invalid"),
         ({"winner": "alice", "loser": "bob", "length": 5, "ended_by": "rain"}, 400, "invalid"),
         ({"winner": "alice", "length": 5}, 400, "invalid"),
+        ({"winner": "alice", "loser": "bob", "length": 198}, 400, "invalid"),
+        ({"winner": "alice", "loser": "bob", "length": 5, "rated": "no"}, 400, "invalid"),
+        ({"winner": "alice", "loser": "bob", "length": 5, "rate": False}, 400, "invalid"),
+        (
+            {"winner": "alice", "loser": "bob", "length": 5, "played_at": "9691-03-01T20:00:00Z"},
+            400,
+            "invalid",
+        ),
     ],
 )
 def test_bad_results_are_refused_and_nothing_changes(staff_api, make_player, body, status, error):
@@ -343,9 +351,11 @@ def test_players_see_results(api, make_player):
     services.match_result_record(winner=carol, loser=bob, length=3, rated=False)
     client = api.as_user(carol.user)
     everything = client.get("/api/results/").json()
-    assert [r["winner"] for r in everything] == ["carol", "alice"]
-    assert [r["winner"] for r in client.get("/api/results/?player=alice").json()] == ["alice"]
-    one = client.get(f"/api/results/{everything[1]['id']}/").json()
+    assert (everything["count"], everything["next"], everything["previous"]) == (2, None, None)
+    assert [r["winner"] for r in everything["results"]] == ["carol", "alice"]
+    alices = client.get("/api/results/?player=alice").json()["results"]
+    assert [r["winner"] for r in alices] == ["alice"]
+    one = client.get(f"/api/results/{everything['results'][1]['id']}/").json()
     assert one["rating_changes"]["alice"] == pytest.approx(22.360679775, abs=EXACT)
     assert client.get("/api/results/99999/").status_code == 404
 
@@ -384,13 +394,14 @@ def test_leaderboard_api_ranks_by_rating(api, make_player):
     alice, bob, carol = make_player("alice"), make_player("bob"), make_player("carol")
     services.match_result_record(winner=carol, loser=bob, length=5)
     body = api.as_user(alice.user).get("/api/leaderboard/").json()
-    assert [(row["rank"], row["username"]) for row in body] == [
+    assert body["count"] == 3
+    assert [(row["rank"], row["username"]) for row in body["results"]] == [
         (1, "carol"),
         (2, "alice"),
         (3, "bob"),
     ]
-    assert body[0]["rating"] == pytest.approx(1522.360679775, abs=EXACT)
-    assert body[0]["experience"] == 5
+    assert body["results"][0]["rating"] == pytest.approx(1522.360679775, abs=EXACT)
+    assert body["results"][0]["experience"] == 5
 
 
 def test_schema_documents_the_results_and_ratings_endpoints(client):

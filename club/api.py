@@ -26,6 +26,7 @@ from club.api_base import (
     MoneyField,
     MoneyInputField,
     UsernameField,
+    UsernameFilter,
 )
 from club.auth import member
 from club.errors import Conflict, Forbidden, Invalid, NotFound
@@ -352,7 +353,7 @@ class ResultOutput(serializers.Serializer[MatchResult]):
 
 
 class ResultFilter(filters.FilterSet):
-    player = filters.CharFilter(
+    player = UsernameFilter(
         method="played_by", label=gettext_lazy("Only the results this player played.")
     )
 

@@ -2,7 +2,7 @@
 
 - ``InputSerializer``: the base of every request body; refuses fields it does not know.
 - ``UsernameField``, ``MoneyInputField``, ``MoneyField``: the fields naming a player and
-  carrying money, with their limits in the schema.
+  carrying money, with their limits in the schema; ``UsernameFilter`` for lists.
 - ``Page``: how every list is paged (the DRF default).
 - ``Operations``: one path answered by one view class per method.
 """
@@ -12,10 +12,13 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from django.core.validators import RegexValidator
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import exceptions, pagination, serializers
 from rest_framework.request import Request
 from rest_framework.views import APIView
@@ -80,6 +83,16 @@ class UsernameField(serializers.RegexField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("help_text", gettext_lazy("A player's username."))
         super().__init__(rf"^{USERNAME_PATTERN}$", **kwargs)
+
+
+# Left empty, a filter filters nothing (as an empty form field does): the schema says so.
+@extend_schema_field({"type": "string", "pattern": f"^({USERNAME_PATTERN})?$"})
+class UsernameFilter(filters.CharFilter):
+    """A list filter naming a player by username, checked against the same pattern."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        validator = RegexValidator(rf"^{USERNAME_PATTERN}$")
+        super().__init__(validators=[validator], strip=False, **kwargs)
 
 
 class MoneyInputField(serializers.DecimalField):

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from club import selectors, services
+from club import money, selectors, services
 from club.errors import Conflict, Forbidden, Invalid
 from club.models import Account, LedgerImmutable, Leg, Player, SourceKind, Transaction
 from club.parties import CLUB
@@ -774,3 +774,76 @@ def test_admin_refuses_a_bad_payment(client, staff, make_player, amount_and_part
     )
     assert response.status_code == 200
     assert not Transaction.objects.exists()
+
+
+# What no club could mean -------------------------------------------------------------
+
+
+def test_a_payment_moves_at_most_100000(staff_api, make_player, staff):
+    alice = make_player("alice")
+    ok = {"payer": "alice", "payee": "club", "amount": "100000.00"}
+    assert staff_api.post("/api/ledger/payments/", ok, format="json").status_code == 201
+    for amount in ("100000.01", "10000000000.00"):
+        response = staff_api.post("/api/ledger/payments/", {**ok, "amount": amount}, format="json")
+        assert response.status_code == 400
+        assert response.json()["error"] == "invalid"
+        assert "100000" in response.json()["detail"]
+    with pytest.raises(Invalid, match=r"at most 100000\.00"):
+        services.payment_record(
+            payer=alice, payee=CLUB, amount=D("10000000000.00"), recorded_by=staff.user
+        )
+    assert balance(alice) == D("100000.00")
+
+
+def test_the_admin_refuses_a_payment_over_100000(client, staff, make_player):
+    alice = make_player("alice")
+    client.force_login(staff.user)
+    response = client.post(
+        "/admin/club/payment/add/", {"payer": alice.pk, "payee": "", "amount": "10000000000.00"}
+    )
+    assert response.status_code == 200
+    assert "at most 100000.00" in response.content.decode()
+    assert not Transaction.objects.exists()
+
+
+def test_a_balance_past_any_single_leg_still_answers_in_full(api, make_player, staff):
+    """Money fields answer whatever the books hold: a balance is a sum of legs."""
+    bob = make_player("bob")
+    for _ in range(3):
+        post([(bob, money.MAX_LEG_AMOUNT), ("fees", -money.MAX_LEG_AMOUNT)])
+    whole = "2999999999999.97"
+    assert str(balance(bob)) == whole
+    member = api.as_user(bob.user)
+    assert member.get("/api/players/bob/").json()["balance"] == whole
+    ledger = member.get("/api/players/bob/ledger/").json()
+    assert ledger["balance"] == whole == ledger["entries"][-1]["running_balance"]
+    books = api.as_user(staff.user).get("/api/ledger/trial-balance/").json()
+    assert {row["username"]: row["balance"] for row in books["accounts"]}["bob"] == whole
+    assert books["total"] == "0.00"
+
+
+def test_a_statement_csv_at_a_date_that_is_none_is_refused(client, march):
+    alice, _bob = march
+    client.force_login(alice.user)
+    response = client.get("/players/alice/statement.csv?at=March")
+    assert response.status_code == 400
+    assert "at: March is not a date (YYYY-MM-DD)." in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "value", ["", "March", "2026-3-4", "20260304", "2026-02-30", "\uff12\uff10\uff12\uff16-03-04"]
+)
+def test_the_api_refuses_an_at_that_is_not_a_date(api, march, value):
+    alice, _bob = march
+    response = api.as_user(alice.user).get(f"/api/players/alice/ledger/?at={value}")
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": "invalid",
+        "detail": f"at: {value} is not a date (YYYY-MM-DD).",
+    }
+
+
+def test_the_books_at_the_last_day_of_the_calendar_are_all_the_books(api, march):
+    alice, _bob = march
+    body = api.as_user(alice.user).get("/api/players/alice/ledger/?at=9999-12-31").json()
+    assert body["balance"] == "-7.25"

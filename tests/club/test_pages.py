@@ -246,3 +246,14 @@ def test_rating_changes_are_shown_signed_with_one_decimal(client, make_player):
     assert ">+22.4<" in html
     html = client.get("/players/bob/").content.decode()
     assert ">-22.4<" in html
+
+
+def test_trial_balance_page_says_when_a_date_is_none_and_shows_everything(
+    client, club_night, staff
+):
+    client.force_login(staff.user)
+    html = client.get("/ledger/trial-balance/?at=yesterday").content.decode()
+    assert "That is not a date (YYYY-MM-DD); showing everything." in html
+    assert ">-2.50<" in html
+    html = client.get("/ledger/trial-balance/?at=").content.decode()  # the empty date field
+    assert "not a date" not in html

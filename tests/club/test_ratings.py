@@ -3,10 +3,12 @@ and the admin."""
 
 import math
 import random
+from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from club import ratings, services
 from club.errors import Conflict, Invalid
@@ -482,3 +484,63 @@ def test_rating_history_is_read_only_in_the_admin(client, staff, make_player):
     assert client.get("/admin/club/matchresult/").status_code == 200
     result = MatchResult.objects.get()
     assert client.get(f"/admin/club/matchresult/{result.pk}/delete/").status_code == 403
+
+
+# What no club could mean -------------------------------------------------------------
+
+
+def test_the_longest_match_is_64_points(staff_api, make_player):
+    alice, bob = make_player("alice"), make_player("bob")
+    services.match_result_record(winner=alice, loser=bob, length=64)
+    with pytest.raises(Invalid, match="between 1 and 64"):
+        services.match_result_record(winner=alice, loser=bob, length=65)
+    response = staff_api.post(
+        "/api/results/", {"winner": "alice", "loser": "bob", "length": 65}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["fields"]["length"]
+    assert MatchResult.objects.count() == 1
+
+
+def test_a_result_may_say_it_was_played_up_to_five_minutes_ahead_of_the_clock(make_player):
+    alice, bob = make_player("alice"), make_player("bob")
+    services.match_result_record(
+        winner=alice, loser=bob, length=3, played_at=timezone.now() + timedelta(minutes=4)
+    )
+    with pytest.raises(Invalid, match="in the future"):
+        services.match_result_record(
+            winner=alice, loser=bob, length=3, played_at=timezone.now() + timedelta(minutes=6)
+        )
+    assert MatchResult.objects.count() == 1
+    assert reload(alice).experience == 3
+
+
+def test_a_result_played_in_the_year_9691_is_refused_by_the_api_and_the_admin(
+    staff_api, client, staff, make_player
+):
+    alice, bob = make_player("alice"), make_player("bob")
+    response = staff_api.post(
+        "/api/results/",
+        {"winner": "alice", "loser": "bob", "length": 5, "played_at": "9691-03-01T20:00:00Z"},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["error"] == "invalid"
+    assert "in the future" in response.json()["detail"]
+    client.force_login(staff.user)
+    response = client.post(
+        "/admin/club/matchresult/add/",
+        {
+            "winner": alice.pk,
+            "loser": bob.pk,
+            "length": 5,
+            "rated": "on",
+            "ended_by": "played",
+            "played_at_0": "9691-03-01",
+            "played_at_1": "20:00:00",
+        },
+    )
+    assert response.status_code == 200
+    assert "in the future" in response.content.decode()
+    assert not MatchResult.objects.exists()
+    assert reload(alice).rating == 1500.0

@@ -147,18 +147,16 @@ class MatchResultForm(forms.ModelForm[MatchResult]):
         model = MatchResult
         fields = ["winner", "loser", "length", "rated", "ended_by", "played_at"]
 
+    def result(self) -> dict[str, Any]:
+        """The result as the services take it."""
+        names = ["winner", "loser", "length", "rated", "ended_by", "played_at"]
+        return {name: self.cleaned_data.get(name) for name in names}
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if not self.errors:
             try:
-                services.match_result_check(
-                    winner=data["winner"],
-                    loser=data["loser"],
-                    length=data["length"],
-                    rated=data["rated"],
-                    ended_by=data["ended_by"],
-                    played_at=data.get("played_at"),
-                )
+                services.match_result_check(**self.result())
             except ServiceError as error:
                 raise forms.ValidationError(str(error.message)) from error
         return data
@@ -173,20 +171,9 @@ class MatchResultAdmin(AppendOnly, SavedByService):
     form = MatchResultForm
     actions = ["delete_and_rebuild"]
 
-    def save_form(
-        self, request: HttpRequest, form: forms.ModelForm[MatchResult], change: bool
-    ) -> MatchResult:
+    def save_form(self, request: HttpRequest, form: MatchResultForm, change: bool) -> MatchResult:
         """Record through the service, so both players' ratings change at once."""
-        data = form.cleaned_data
-        return services.match_result_record(
-            winner=data["winner"],
-            loser=data["loser"],
-            length=data["length"],
-            rated=data["rated"],
-            ended_by=data["ended_by"],
-            played_at=data.get("played_at"),
-            recorded_by=member(request.user),
-        )
+        return services.match_result_record(**form.result(), recorded_by=member(request.user))
 
     @admin.action(description=_("Remove the selected results and rebuild every rating"))
     def delete_and_rebuild(self, request: HttpRequest, queryset: QuerySet[MatchResult]) -> None:

@@ -419,21 +419,27 @@ def test_schema_documents_the_results_and_ratings_endpoints(client):
 # The admin ----------------------------------------------------------------------------
 
 
+def admin_result(winner: Player, loser: Player, **changes) -> dict:
+    """The admin's "add match result" form, filled in."""
+    form = {
+        "winner": winner.pk,
+        "loser": loser.pk,
+        "length": 5,
+        "rated": "on",
+        "ended_by": "played",
+        "played_at_0": "2026-11-01",
+        "played_at_1": "20:00:00",
+    }
+    return {**form, **changes}
+
+
 def test_staff_record_a_result_in_the_admin_and_ratings_update(client, staff, make_player):
     alice, bob = make_player("alice"), make_player("bob")
     client.force_login(staff.user)
     assert client.get("/admin/club/matchresult/add/").status_code == 200
     response = client.post(
         "/admin/club/matchresult/add/",
-        {
-            "winner": alice.pk,
-            "loser": bob.pk,
-            "length": 5,
-            "rated": "on",
-            "ended_by": "played",
-            "played_at_0": "2026-11-01",
-            "played_at_1": "20:00:00",
-        },
+        admin_result(alice, bob),
     )
     assert response.status_code == 302, response.content.decode()[:3000]
     result = MatchResult.objects.get()
@@ -446,15 +452,7 @@ def test_admin_refuses_a_result_against_oneself(client, staff, make_player):
     client.force_login(staff.user)
     response = client.post(
         "/admin/club/matchresult/add/",
-        {
-            "winner": alice.pk,
-            "loser": alice.pk,
-            "length": 5,
-            "rated": "on",
-            "ended_by": "played",
-            "played_at_0": "2026-11-01",
-            "played_at_1": "20:00:00",
-        },
+        admin_result(alice, alice),
     )
     assert response.status_code == 200
     assert not MatchResult.objects.exists()
@@ -530,15 +528,7 @@ def test_a_result_played_in_the_year_9691_is_refused_by_the_api_and_the_admin(
     client.force_login(staff.user)
     response = client.post(
         "/admin/club/matchresult/add/",
-        {
-            "winner": alice.pk,
-            "loser": bob.pk,
-            "length": 5,
-            "rated": "on",
-            "ended_by": "played",
-            "played_at_0": "9691-03-01",
-            "played_at_1": "20:00:00",
-        },
+        admin_result(alice, bob, played_at_0="9691-03-01"),
     )
     assert response.status_code == 200
     assert "in the future" in response.content.decode()

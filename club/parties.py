@@ -15,6 +15,10 @@ def party_name(party: Party) -> str:
     return party.username if isinstance(party, Player) else CLUB
 
 
-def party_label(party: Party) -> str:
-    """How a page or a memo names a party: the player's display name, or "the club"."""
-    return party.display_name if isinstance(party, Player) else _("the club")
+def party_label(party: Party, *, in_sentence: bool = False) -> str:
+    """How people read a party: the player's display name, or the club, on its own ("The
+    club", a page's table) or inside a sentence ("Payment from the club to Alice": the
+    languages of the club decline it there)."""
+    if isinstance(party, Player):
+        return party.display_name
+    return _("the club") if in_sentence else _("The club")

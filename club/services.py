@@ -53,7 +53,7 @@ def username_check(*, username: str) -> None:
     reserved or taken, in any case (``Conflict``: the name is someone else's)."""
     if not USERNAME_RE.fullmatch(username):
         raise Invalid(
-            _("%(username)s is not a username: use 1 to 150 letters, digits and @.+-_.")
+            _("%(username)s is not a username: use 1 to 150 of a-z, A-Z, 0-9 and @.+-_.")
             % {"username": username}
         )
     if username.lower() in RESERVED_USERNAMES:
@@ -295,8 +295,8 @@ def payment_record(
     amount = payment_check(payer=payer, payee=payee, amount=amount)
     if not memo.strip():
         memo = _("Payment from %(payer)s to %(payee)s") % {
-            "payer": party_label(payer),
-            "payee": party_label(payee),
+            "payer": party_label(payer, in_sentence=True),
+            "payee": party_label(payee, in_sentence=True),
         }
     return ledger_post(
         legs=[

@@ -273,3 +273,14 @@ def test_lists_and_their_filters_are_in_the_schema(schema):
     assert page == {"$ref": "#/components/schemas/PaginatedResultOutputList"}
     paged = schema["components"]["schemas"]["PaginatedResultOutputList"]
     assert set(paged["properties"]) == {"count", "next", "previous", "results"}
+
+
+def test_error_details_speak_the_language_asked_for(staff_api, two_players):
+    response = staff_api.post(
+        "/api/results/",
+        {"winner": "alice", "loser": "bob", "length": 5, "rate": False},
+        format="json",
+        headers={"accept-language": "bg"},
+    )
+    assert response.json()["fields"] == {"rate": ["Няма такова поле."]}
+    assert response.json()["error"] == "invalid"  # codes are for programs: never translated

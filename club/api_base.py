@@ -1,6 +1,7 @@
 """What every endpoint of every app builds on (see docs/api.md, "Adding an endpoint").
 
-- ``InputSerializer``: the base of every request body; refuses fields it does not know.
+- ``InputSerializer``: the base of every request body: the declared fields only, each of
+  the JSON type the schema says.
 - ``UsernameField``, ``MoneyInputField``, ``MoneyField``: the fields naming a player and
   carrying money, with their limits in the schema; ``UsernameFilter`` for lists.
 - ``Page``: how every list is paged (the DRF default).
@@ -78,7 +79,7 @@ class InputSerializer(serializers.Serializer[Any]):
 
 
 class UsernameField(serializers.RegexField):
-    """A player named by username (``models.USERNAME_PATTERN``)."""
+    """A player named by username (``names.USERNAME_PATTERN``)."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("help_text", gettext_lazy("A player's username."))
@@ -103,9 +104,6 @@ class MoneyInputField(serializers.DecimalField):
     def __init__(self, *, most: Decimal, **kwargs: Any) -> None:
         self.most = most
         self.pattern = money.amount_pattern(most=most)
-        self.problem = gettext_lazy(
-            'Must be an amount from 0.01 to %(most)s with at most two places, like "12.50".'
-        ) % {"most": most}
         super().__init__(
             max_digits=money.LEG_DIGITS,
             decimal_places=money.PLACES,
@@ -114,9 +112,15 @@ class MoneyInputField(serializers.DecimalField):
             **kwargs,
         )
 
+    def problem(self) -> str:
+        """What the amount must be, in the language of the request."""
+        return _(
+            'Must be an amount from 0.01 to %(most)s with at most two places, like "12.50".'
+        ) % {"most": self.most}
+
     def to_internal_value(self, data: Any) -> Decimal:
         if not isinstance(data, str) or not re.fullmatch(self.pattern, data):
-            raise serializers.ValidationError(str(self.problem))
+            raise serializers.ValidationError(self.problem())
         value: Decimal = super().to_internal_value(data)
         return value
 
@@ -163,13 +167,12 @@ class Operations:
     csrf_exempt = True  # each DRF view makes its own CSRF check
 
     def __init__(self, *views: type[APIView]) -> None:
-        self.views = {
-            method: view
+        self.callbacks = {
+            method: view.as_view()
             for view in views
             for method in view().allowed_methods
             if method not in ("HEAD", "OPTIONS")
         }
-        self.callbacks = {method: view.as_view() for method, view in self.views.items()}
         self.allow = ", ".join([*self.callbacks, "OPTIONS"])
 
     def __call__(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:

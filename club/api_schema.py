@@ -41,6 +41,8 @@ OPEN_PERMISSIONS = (permissions.AllowAny, permissions.IsAuthenticated)
 
 
 class ClubAutoSchema(AutoSchema):
+    """drf-spectacular's schema of an operation, with the error answers it can give."""
+
     def get_operation(
         self,
         path: str,
@@ -115,7 +117,7 @@ class MoneyInputFieldExtension(OpenApiSerializerFieldExtension):
             "pattern": field.pattern,
             "minimum": float(money.CENT),
             "maximum": float(field.most),
-            "description": str(field.problem),
+            "description": field.problem(),
         }
 
 
@@ -127,7 +129,7 @@ class EndpointEnumerator(generators.EndpointEnumerator):
 
     def get_allowed_methods(self, callback: Any) -> list[str]:
         if isinstance(callback, Operations):
-            return list(callback.views)
+            return list(callback.callbacks)
         # mypy#16653: untyped_calls_exclude does not reach calls through super().
         methods: list[str] = super().get_allowed_methods(callback)  # type: ignore[no-untyped-call]
         return methods

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from django.test import Client, RequestFactory
+from django.utils import translation
 
 from club import services
 from club.api_errors import csrf_failure
@@ -284,3 +285,14 @@ def test_error_details_speak_the_language_asked_for(staff_api, two_players):
     )
     assert response.json()["fields"] == {"rate": ["Няма такова поле."]}
     assert response.json()["error"] == "invalid"  # codes are for programs: never translated
+    response = staff_api.post(
+        "/api/ledger/payments/",
+        {"payer": "alice", "payee": "bob", "amount": "1e9"},
+        format="json",
+        headers={"accept-language": "el"},
+    )
+    english = 'Must be an amount from 0.01 to %(most)s with at most two places, like "12.50".'
+    with translation.override("el"):
+        greek = translation.gettext(english) % {"most": "100000.00"}
+    assert greek != english % {"most": "100000.00"}
+    assert response.json()["fields"]["amount"] == [greek]

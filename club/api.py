@@ -32,7 +32,7 @@ from club.auth import member
 from club.errors import Conflict, Forbidden, Invalid, NotFound
 from club.models import MatchResult, Player
 from club.params import at_param
-from club.parties import CLUB, party_name
+from club.parties import CLUB, Party, party_name
 from club.settle_up import Transfer
 
 # Auth ---------------------------------------------------------------------------------
@@ -289,15 +289,15 @@ class TrialBalanceView(APIView):
         return Response(TrialBalanceOutput({"accounts": rows, "total": books.total}).data)
 
 
-class SettleUpPaymentOutput(serializers.Serializer[Transfer[Any]]):
+class SettleUpPaymentOutput(serializers.Serializer[Transfer[Party]]):
     payer = serializers.SerializerMethodField()
     payee = serializers.SerializerMethodField()
     amount = MoneyField()
 
-    def get_payer(self, transfer: Transfer[Any]) -> str:
+    def get_payer(self, transfer: Transfer[Party]) -> str:
         return party_name(transfer.payer)
 
-    def get_payee(self, transfer: Transfer[Any]) -> str:
+    def get_payee(self, transfer: Transfer[Party]) -> str:
         return party_name(transfer.payee)
 
 
@@ -308,7 +308,7 @@ class SettleUpView(generics.ListAPIView[Any]):
     serializer_class = SettleUpPaymentOutput
     filter_backends = []  # computed payments: nothing to filter
 
-    def get_queryset(self) -> list[Transfer[Any]]:  # type: ignore[override]  # a list pages too
+    def get_queryset(self) -> list[Transfer[Party]]:  # type: ignore[override]  # a list pages too
         return selectors.settle_up_payments()
 
 

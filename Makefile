@@ -7,13 +7,15 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 ORACLE := $(VENV)/.oracle-installed
 DEV_ENV := DEBUG=1
+# The Django apps: every package with an apps.py (club, matches, chouette, tournaments...).
+DJANGO_APPS := $(patsubst %/apps.py,%,$(wildcard */apps.py))
 
 .PHONY: run test test-browser bench lint format migrate demo clean help
 
 help:
 	@echo "make run    set up, migrate, load the demo club, serve on http://127.0.0.1:8000"
 	@echo "make test   set up and run every test"
-	@echo "make lint   ruff check and format check, mypy --strict on the rules core"
+	@echo "make lint   ruff check and format check, mypy --strict on the rules core and mypy over the Django apps"
 	@echo "make test-browser   the pages in Debian's Chromium (Playwright)"
 	@echo "make bench  legal-play generation against GNU Backgammon and others, and the tavli games"
 
@@ -57,6 +59,7 @@ lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict backgammon
+	$(BIN)/mypy --config-file mypy-django.ini $(DJANGO_APPS)
 
 format: $(INSTALLED)
 	$(BIN)/ruff check --fix .

@@ -1,7 +1,8 @@
 """Chouette pages."""
 
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 
-def chouettes(request):
+def chouettes(request: HttpRequest) -> HttpResponse:
     return render(request, "chouette/chouettes.html")

@@ -5,16 +5,21 @@ ratings), recording a payment, reversing a transaction. The ledger itself cannot
 to, changed or deleted here.
 """
 
+from decimal import Decimal
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import Q, Sum
+from django.contrib.admin.options import InlineModelAdmin
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from club import selectors, services
+from club import money, selectors, services
+from club.auth import member
 from club.errors import ServiceError
 from club.models import (
-    CLUB,
     Account,
     Leg,
     MatchResult,
@@ -23,82 +28,108 @@ from club.models import (
     RatingChange,
     Transaction,
 )
+from club.parties import CLUB, Party
 
 
-class AppendOnly:
-    """Rows are added (through a service), never changed or deleted in the admin."""
+class AppendOnly(admin.options.BaseModelAdmin[Any]):
+    """Rows are added (through a service), never changed or deleted in the admin (so
+    the admin offers no delete action either)."""
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
-
-    def get_actions(self, request):
-        actions = super().get_actions(request)
-        actions.pop("delete_selected", None)
-        return actions
 
 
 class ReadOnly(AppendOnly):
     """Rows are looked at, never added to, changed or deleted in the admin."""
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
-class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
-    """The ledger can be looked at, never added to, changed or deleted in the admin."""
+class SavedByService(admin.ModelAdmin[Any]):
+    """The admin's ``save_form`` records the row through its service, which saves
+    everything there is: nothing is left to save after it."""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        """``save_form`` saved it."""
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        """Nothing related to save."""
 
 
-class PlayerCreationForm(forms.ModelForm):
+class AmountMovedColumn(admin.ModelAdmin[Transaction]):
+    """A list of transactions with what each one moved (the sum of its positive legs)."""
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Transaction]:
+        return selectors.transactions_with_amount_moved(transactions=super().get_queryset(request))
+
+    @admin.display(description=_("amount moved"))
+    def total_moved(self, obj: Transaction) -> Any:
+        return getattr(obj, "moved", None)
+
+
+class PlayerCreationForm(forms.ModelForm[Player]):
     """Adding a player creates their login too: username, password, display name."""
 
-    username = forms.RegexField(label=_("Username"), regex=r"^[\w.@+-]{1,150}$")
+    username = forms.CharField(label=_("Username"), max_length=150, strip=False)
     password = forms.CharField(label=_("Password"), widget=forms.PasswordInput, min_length=4)
 
     class Meta:
         model = Player
         fields = ["username", "password", "display_name"]
 
-    def save(self, commit=True):
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"]
         try:
-            return services.player_create(
-                username=self.cleaned_data["username"],
-                password=self.cleaned_data["password"],
-                display_name=self.cleaned_data["display_name"],
-            )
+            services.username_check(username=username)
         except ServiceError as error:
             raise forms.ValidationError(str(error.message)) from error
+        return username
 
-    def save_m2m(self):
+    def save(self, commit: bool = True) -> Player:
+        return services.player_create(
+            username=self.cleaned_data["username"],
+            password=self.cleaned_data["password"],
+            display_name=self.cleaned_data["display_name"],
+        )
+
+    def save_m2m(self) -> None:
         """The service saved everything there is."""
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ["display_name", "user", "rating_shown", "experience", "joined_at"]
     search_fields = ["display_name", "user__username"]
     readonly_fields = ["user", "rating_shown", "experience", "joined_at"]
 
     @admin.display(description=_("rating"), ordering="rating")
-    def rating_shown(self, obj):
+    def rating_shown(self, obj: Player) -> str:
         return f"{obj.rating:.1f}"
 
-    def get_form(self, request, obj=None, change=False, **kwargs):
+    def get_form(
+        self, request: HttpRequest, obj: Player | None = None, change: bool = False, **kwargs: Any
+    ) -> type[forms.ModelForm[Player]]:
         if obj is None:
             kwargs["form"] = PlayerCreationForm
         return super().get_form(request, obj, change=change, **kwargs)
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: Player | None = None
+    ) -> list[str] | tuple[str, ...]:
         return self.readonly_fields if obj else []
 
-    def get_fields(self, request, obj=None):
+    def get_fields(self, request: HttpRequest, obj: Player | None = None) -> tuple[str, ...]:
         if obj:
-            return ["user", "display_name", "rating_shown", "experience", "joined_at"]
-        return PlayerCreationForm.Meta.fields
+            return ("user", "display_name", "rating_shown", "experience", "joined_at")
+        return tuple(PlayerCreationForm.Meta.fields)
 
-    def save_model(self, request, obj, form, change):
+    def save_model(
+        self, request: HttpRequest, obj: Player, form: forms.ModelForm[Player], change: bool
+    ) -> None:
         if change:
             # Only the name is edited here; ratings belong to the rating services.
             obj.save(update_fields=["display_name"])
@@ -109,35 +140,30 @@ class PlayerAdmin(admin.ModelAdmin):
 # Results ------------------------------------------------------------------------------
 
 
-class MatchResultForm(forms.ModelForm):
+class MatchResultForm(forms.ModelForm[MatchResult]):
     """A result of a match played on a real board, checked as the service checks it."""
 
     class Meta:
         model = MatchResult
         fields = ["winner", "loser", "length", "rated", "ended_by", "played_at"]
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["length"].min_value = 1
+    def result(self) -> dict[str, Any]:
+        """The result as the services take it."""
+        names = ["winner", "loser", "length", "rated", "ended_by", "played_at"]
+        return {name: self.cleaned_data.get(name) for name in names}
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         if not self.errors:
             try:
-                services.match_result_check(
-                    winner=data["winner"],
-                    loser=data["loser"],
-                    length=data["length"],
-                    rated=data["rated"],
-                    ended_by=data["ended_by"],
-                )
+                services.match_result_check(**self.result())
             except ServiceError as error:
                 raise forms.ValidationError(str(error.message)) from error
         return data
 
 
 @admin.register(MatchResult)
-class MatchResultAdmin(AppendOnly, admin.ModelAdmin):
+class MatchResultAdmin(AppendOnly, SavedByService):
     list_display = ["played_at", "winner", "loser", "length", "rated", "ended_by", "recorded_by"]
     list_filter = ["rated", "ended_by"]
     search_fields = ["winner__display_name", "loser__display_name"]
@@ -145,30 +171,15 @@ class MatchResultAdmin(AppendOnly, admin.ModelAdmin):
     form = MatchResultForm
     actions = ["delete_and_rebuild"]
 
-    def save_form(self, request, form, change):
+    def save_form(self, request: HttpRequest, form: MatchResultForm, change: bool) -> MatchResult:
         """Record through the service, so both players' ratings change at once."""
-        data = form.cleaned_data
-        return services.match_result_record(
-            winner=data["winner"],
-            loser=data["loser"],
-            length=data["length"],
-            rated=data["rated"],
-            ended_by=data["ended_by"],
-            played_at=data.get("played_at"),
-            recorded_by=request.user,
-        )
-
-    def save_model(self, request, obj, form, change):
-        """``save_form`` recorded it."""
-
-    def save_related(self, request, form, formsets, change):
-        """Nothing related to save."""
+        return services.match_result_record(**form.result(), recorded_by=member(request.user))
 
     @admin.action(description=_("Remove the selected results and rebuild every rating"))
-    def delete_and_rebuild(self, request, queryset):
+    def delete_and_rebuild(self, request: HttpRequest, queryset: QuerySet[MatchResult]) -> None:
         count = 0
         for result in queryset:
-            services.match_result_delete(result=result, deleted_by=request.user)
+            services.match_result_delete(result=result, deleted_by=member(request.user))
             count += 1
         self.message_user(
             request,
@@ -182,7 +193,7 @@ class MatchResultAdmin(AppendOnly, admin.ModelAdmin):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(ReadOnlyAdmin):
+class RatingChangeAdmin(ReadOnly, admin.ModelAdmin[RatingChange]):
     """The rating history, derived from the results: looked at, never edited."""
 
     list_display = ["result", "player", "rating_before", "change", "rating_after", "k"]
@@ -193,7 +204,7 @@ class RatingChangeAdmin(ReadOnlyAdmin):
 # The ledger ---------------------------------------------------------------------------
 
 
-class LegInline(ReadOnly, admin.TabularInline):
+class LegInline(ReadOnly, admin.TabularInline[Leg, Transaction]):
     model = Leg
     fields = ["account", "amount"]
     readonly_fields = ["account", "amount"]
@@ -202,48 +213,36 @@ class LegInline(ReadOnly, admin.TabularInline):
 
 
 @admin.register(Transaction)
-class TransactionAdmin(ReadOnlyAdmin):
-    list_display = ["id", "at", "kind", "memo", "total_moved", "posted_by", "reverses"]
+class TransactionAdmin(ReadOnly, AmountMovedColumn):
+    list_display = ["id", "at", "kind", "memo", "total_moved", "recorded_by", "reverses"]
     list_filter = ["kind"]
     search_fields = ["memo"]
     date_hierarchy = "at"
     inlines = [LegInline]
-    fields = [
+    fields = readonly_fields = (
         "at",
         "recorded_at",
         "kind",
         "memo",
-        "posted_by",
+        "recorded_by",
         "source_type",
         "source_id",
         "reverses",
         "reversed_by_link",
-    ]
-    readonly_fields = fields
+    )
     actions = ["reverse_selected"]
 
-    def get_queryset(self, request):
-        return (
-            super()
-            .get_queryset(request)
-            .annotate(moved=Sum("legs__amount", filter=Q(legs__amount__gt=0)))
-        )
-
-    @admin.display(description=_("amount moved"))
-    def total_moved(self, obj):
-        return obj.moved
-
     @admin.display(description=_("reversed by"))
-    def reversed_by_link(self, obj):
+    def reversed_by_link(self, obj: Transaction) -> str:
         reversal = Transaction.objects.filter(reverses=obj).first()
         return str(reversal) if reversal else "-"
 
     @admin.action(description=_("Reverse the selected transactions"))
-    def reverse_selected(self, request, queryset):
+    def reverse_selected(self, request: HttpRequest, queryset: QuerySet[Transaction]) -> None:
         done = 0
         for posted in queryset.order_by("id"):
             try:
-                services.ledger_reverse(transaction=posted, posted_by=request.user)
+                services.ledger_reverse(transaction=posted, recorded_by=member(request.user))
             except ServiceError as error:
                 self.message_user(request, f"#{posted.pk}: {error.message}", messages.ERROR)
             else:
@@ -260,25 +259,24 @@ class TransactionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Account)
-class AccountAdmin(ReadOnlyAdmin):
+class AccountAdmin(ReadOnly, admin.ModelAdmin[Account]):
     list_display = ["__str__", "kind", "balance_shown", "created_at"]
     list_filter = ["kind"]
     search_fields = ["player__display_name", "player__user__username"]
-    fields = ["kind", "player", "created_at", "balance_shown"]
-    readonly_fields = fields
+    fields = readonly_fields = ("kind", "player", "created_at", "balance_shown")
 
     @admin.display(description=_("balance"))
-    def balance_shown(self, obj):
+    def balance_shown(self, obj: Account) -> Decimal:
         return selectors.account_balance(account=obj)
 
 
 # Payments -----------------------------------------------------------------------------
 
 
-class PartyChoiceField(forms.ModelChoiceField):
+class PartyChoiceField(forms.ModelChoiceField[Player]):
     """A player, or the club's cash (the empty choice reads "The club")."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(
             queryset=Player.objects.select_related("user").order_by("display_name"),
             required=False,
@@ -286,12 +284,12 @@ class PartyChoiceField(forms.ModelChoiceField):
             **kwargs,
         )
 
-    def clean(self, value):
+    def clean(self, value: Any) -> Party:
         player = super().clean(value)
-        return player if player is not None else CLUB
+        return player if isinstance(player, Player) else CLUB
 
 
-class PaymentForm(forms.ModelForm):
+class PaymentForm(forms.ModelForm[Payment]):
     """Cash changing hands: the payer's balance rises, the payee's falls."""
 
     payer = PartyChoiceField(
@@ -300,15 +298,17 @@ class PaymentForm(forms.ModelForm):
     payee = PartyChoiceField(
         label=_("Payee"), help_text=_("Receives the cash; their balance falls by the amount.")
     )
-    amount = forms.DecimalField(label=_("Amount"), max_digits=14, decimal_places=2)
-    memo = forms.CharField(label=_("Memo"), max_length=200, required=False)
+    amount = forms.DecimalField(
+        label=_("Amount"), max_digits=money.LEG_DIGITS, decimal_places=money.PLACES
+    )
+    memo = forms.CharField(label=_("Memo"), max_length=services.MEMO_LENGTH, required=False)
 
     class Meta:
         model = Payment
-        fields = []
+        fields: list[str] = []
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         if not self.errors:
             try:
                 data["amount"] = services.payment_check(
@@ -320,50 +320,35 @@ class PaymentForm(forms.ModelForm):
 
 
 @admin.register(Payment)
-class PaymentAdmin(AppendOnly, admin.ModelAdmin):
+class PaymentAdmin(AppendOnly, SavedByService, AmountMovedColumn):
     """Record a payment (through ``payment_record``) and list the payments made."""
 
     form = PaymentForm
-    list_display = ["id", "at", "memo", "total_moved", "posted_by"]
+    list_display = ["id", "at", "memo", "total_moved", "recorded_by"]
     date_hierarchy = "at"
     search_fields = ["memo"]
     inlines = [LegInline]
 
-    def get_queryset(self, request):
-        return (
-            super()
-            .get_queryset(request)
-            .annotate(moved=Sum("legs__amount", filter=Q(legs__amount__gt=0)))
-        )
-
-    @admin.display(description=_("amount"))
-    def total_moved(self, obj):
-        return obj.moved
-
-    def get_inlines(self, request, obj):
+    def get_inlines(
+        self, request: HttpRequest, obj: Model | None
+    ) -> list[type[InlineModelAdmin[Any, Any]]]:
         return [LegInline] if obj else []
 
-    def get_fields(self, request, obj=None):
+    def get_fields(self, request: HttpRequest, obj: Model | None = None) -> tuple[str, ...]:
         if obj:
-            return ["at", "memo", "posted_by"]
-        return ["payer", "payee", "amount", "memo"]
+            return ("at", "memo", "recorded_by")
+        return ("payer", "payee", "amount", "memo")
 
-    def get_readonly_fields(self, request, obj=None):
-        return ["at", "memo", "posted_by"] if obj else []
+    def get_readonly_fields(self, request: HttpRequest, obj: Model | None = None) -> list[str]:
+        return ["at", "memo", "recorded_by"] if obj else []
 
-    def save_form(self, request, form, change):
+    def save_form(self, request: HttpRequest, form: Any, change: bool) -> Payment:
         data = form.cleaned_data
         posted = services.payment_record(
             payer=data["payer"],
             payee=data["payee"],
             amount=data["amount"],
             memo=data["memo"],
-            posted_by=request.user,
+            recorded_by=member(request.user),
         )
         return Payment.objects.get(pk=posted.pk)
-
-    def save_model(self, request, obj, form, change):
-        """``save_form`` posted it."""
-
-    def save_related(self, request, form, formsets, change):
-        """Nothing related to save."""

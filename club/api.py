@@ -1,97 +1,150 @@
 """The club's API: auth tokens, players, results and ratings, the ledger.
 
-Thin: validate, call a service or a selector, serialize.
+One view class per operation, thin: read the input (an ``InputSerializer``, a filter set or
+a path parameter), call a service or a selector, answer with an output serializer. The
+shared pieces and the pattern are in ``club.api_base`` and docs/api.md.
 """
 
+from typing import Any
+
 from django.contrib.auth import authenticate
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import permissions, serializers, status
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import generics, permissions, serializers, status
 from rest_framework.authtoken.models import Token
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from club import selectors, services
-from club.errors import Forbidden, Invalid
-from club.models import CLUB, MatchResult
+from club import money, selectors, services
+from club.api_base import (
+    InputSerializer,
+    MoneyField,
+    MoneyInputField,
+    UsernameField,
+    UsernameFilter,
+)
+from club.auth import member
+from club.errors import Conflict, Forbidden, Invalid, NotFound
+from club.models import MatchResult, Player
+from club.params import at_param
+from club.parties import CLUB, Party, party_name
+from club.settle_up import Transfer
+
+# Auth ---------------------------------------------------------------------------------
 
 
-class TokenInput(serializers.Serializer):
-    username = serializers.CharField()
-    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+class TokenInput(InputSerializer):
+    username = UsernameField()
+    password = serializers.CharField(style={"input_type": "password"})
 
 
-class TokenOutput(serializers.Serializer):
+class TokenOutput(serializers.Serializer[dict[str, str]]):
     token = serializers.CharField()
 
 
-class TokenView(APIView):
-    """Exchange a username and password for an API token."""
+class TokenCreateView(APIView):
+    """Exchange a username and password for an API token (a wrong pair is a 400)."""
 
     authentication_classes = []
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(request=TokenInput, responses={200: TokenOutput})
-    def post(self, request):
+    @extend_schema(
+        request=TokenInput,
+        responses={200: TokenOutput},
+        examples=[
+            OpenApiExample(
+                "Alice logs in",
+                value={"username": "alice", "password": "correct-horse-battery"},
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
         user = authenticate(request, **data.validated_data)
         if user is None:
             raise Invalid(_("Wrong username or password."))
         token, _created = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        return Response(TokenOutput({"token": token.key}).data)
 
 
-class PlayerInput(serializers.Serializer):
-    username = serializers.RegexField(r"^[\w.@+-]{1,150}$")
-    password = serializers.CharField(min_length=4, trim_whitespace=False)
-    display_name = serializers.CharField(max_length=80, required=False, allow_blank=True)
+# Players ------------------------------------------------------------------------------
 
 
-class PlayerOutput(serializers.Serializer):
+class PlayerInput(InputSerializer):
+    username = UsernameField()
+    password = serializers.CharField(min_length=4, max_length=128)
+    display_name = serializers.CharField(max_length=80, required=False, default="")
+
+
+class PlayerOutput(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField()
     display_name = serializers.CharField()
     rating = serializers.FloatField()
     experience = serializers.IntegerField()
-    balance = serializers.DecimalField(max_digits=12, decimal_places=2)
+    balance = MoneyField(
+        allow_null=True,
+        help_text=gettext_lazy(
+            "The ledger balance (positive: the club owes the player), shown to the player "
+            "themself and to staff; null for anyone else."
+        ),
+    )
 
 
-def player_summary(player) -> dict:
-    """The public card of a player (``GET /api/players/{username}/``)."""
+def player_card(player: Player, request: Request) -> dict[str, Any]:
+    """``GET /api/players/{username}/``: the balance only for the player and staff."""
     return {
         "username": player.username,
         "display_name": player.display_name,
         "rating": player.rating,
         "experience": player.experience,
-        "balance": selectors.player_balance(player=player),
+        "balance": selectors.player_balance_shown(player=player, viewer=request.user),
     }
 
 
-class PlayerListView(APIView):
-    """Staff create players."""
+class PlayerCreateView(APIView):
+    """Staff create players (a username already taken, in any case, is a 409)."""
 
     permission_classes = [permissions.IsAdminUser]
+    raises = (Conflict,)
 
-    @extend_schema(request=PlayerInput, responses={201: PlayerOutput})
-    def post(self, request):
+    @extend_schema(
+        request=PlayerInput,
+        responses={201: PlayerOutput},
+        examples=[
+            OpenApiExample(
+                "A new member",
+                value={"username": "gina", "password": "s3cret-pw", "display_name": "Gina"},
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
         data = PlayerInput(data=request.data)
         data.is_valid(raise_exception=True)
         player = services.player_create(**data.validated_data)
-        return Response(PlayerOutput(player_summary(player)).data, status=status.HTTP_201_CREATED)
+        return Response(
+            PlayerOutput(player_card(player, request)).data, status=status.HTTP_201_CREATED
+        )
 
 
 class PlayerDetailView(APIView):
+    """A player's card: rating, experience and (for them and staff) balance."""
+
     @extend_schema(responses={200: PlayerOutput})
-    def get(self, request, username):
+    def get(self, request: Request, username: str) -> Response:
         player = selectors.player_get(username=username)
-        return Response(PlayerOutput(player_summary(player)).data)
+        return Response(PlayerOutput(player_card(player, request)).data)
 
 
 # The ledger ---------------------------------------------------------------------------
 
-MONEY = {"max_digits": 14, "decimal_places": 2}
 AT_PARAMETER = OpenApiParameter(
     "at",
     OpenApiTypes.DATE,
@@ -101,118 +154,118 @@ AT_PARAMETER = OpenApiParameter(
 )
 
 
-def _date_param(request):
-    """The optional ``?at=YYYY-MM-DD`` of a ledger request."""
-    raw = request.query_params.get("at")
-    if not raw:
-        return None
-    field = serializers.DateField()
-    try:
-        return field.to_internal_value(raw)
-    except serializers.ValidationError:
-        raise Invalid(_("at: %(value)s is not a date (YYYY-MM-DD).") % {"value": raw}) from None
-
-
-def ledger_visible_check(user, player) -> None:
-    """A player's ledger is for the player themself and the club's staff."""
-    if not (user.is_staff or getattr(getattr(user, "player", None), "pk", None) == player.pk):
-        raise Forbidden(
-            _("Only %(username)s and the club's staff see this ledger.")
-            % {"username": player.username}
-        )
-
-
-class LedgerEntryOutput(serializers.Serializer):
+class LedgerEntryOutput(serializers.Serializer[selectors.StatementEntry]):
     at = serializers.DateTimeField()
-    amount = serializers.DecimalField(**MONEY)
+    amount = MoneyField()
     memo = serializers.CharField()
     transaction = serializers.IntegerField()
     kind = serializers.CharField()
-    running_balance = serializers.DecimalField(**MONEY, source="balance")
+    running_balance = MoneyField(source="balance")
 
 
-class PlayerLedgerOutput(serializers.Serializer):
-    balance = serializers.DecimalField(**MONEY)
+class PlayerLedgerOutput(serializers.Serializer[dict[str, Any]]):
+    balance = MoneyField()
     entries = LedgerEntryOutput(many=True)
 
 
 class PlayerLedgerView(APIView):
     """A player's ledger, oldest entry first (the player themself or staff)."""
 
+    raises = (Forbidden,)
+
     @extend_schema(parameters=[AT_PARAMETER], responses={200: PlayerLedgerOutput})
-    def get(self, request, username):
+    def get(self, request: Request, username: str) -> Response:
         player = selectors.player_get(username=username)
-        ledger_visible_check(request.user, player)
-        on = _date_param(request)
-        entries = selectors.player_statement(player=player, on=on)
-        balance = selectors.player_balance(player=player, on=on)
-        return Response(PlayerLedgerOutput({"balance": balance, "entries": entries}).data)
+        if not selectors.ledger_visible(player=player, viewer=request.user):
+            raise Forbidden(
+                _("Only %(username)s and the club's staff see this ledger.")
+                % {"username": player.username}
+            )
+        on = at_param(request.query_params.get("at"))
+        body = {
+            "balance": selectors.player_balance(player=player, on=on),
+            "entries": selectors.player_statement(player=player, on=on),
+        }
+        return Response(PlayerLedgerOutput(body).data)
 
 
-class PaymentInput(serializers.Serializer):
-    payer = serializers.CharField(
+class PaymentInput(InputSerializer):
+    payer = UsernameField(
         # Translators: "club" is a value of the API: keep it untranslated, in quotes.
         help_text=gettext_lazy('A username, or "club" for the club\'s cash.')
     )
-    payee = serializers.CharField(
-        help_text=gettext_lazy('A username, or "club" for the club\'s cash.')
+    payee = UsernameField(help_text=gettext_lazy('A username, or "club" for the club\'s cash.'))
+    amount = MoneyInputField(most=money.MAX_PAYMENT)
+    memo = serializers.CharField(
+        max_length=services.MEMO_LENGTH,
+        required=False,
+        default="",
+        help_text=gettext_lazy('What the payment is for (default: "Payment from ... to ...").'),
     )
-    amount = serializers.DecimalField(
-        **MONEY, help_text=gettext_lazy('Positive, two places: "12.50".')
-    )
-    memo = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
-class PaymentOutput(serializers.Serializer):
-    transaction = serializers.IntegerField(source="pk")
+class PaymentOutput(serializers.Serializer[dict[str, Any]]):
+    transaction = serializers.IntegerField()
     at = serializers.DateTimeField()
     payer = serializers.CharField()
     payee = serializers.CharField()
-    amount = serializers.DecimalField(**MONEY)
+    amount = MoneyField()
     memo = serializers.CharField()
 
 
-class PaymentView(APIView):
+class PaymentCreateView(APIView):
     """Staff record cash changing hands: the payer's balance rises by the amount, the
     payee's falls by it. ``"club"`` names the club's cash account."""
 
     permission_classes = [permissions.IsAdminUser]
+    raises = (NotFound,)  # a payer or payee nobody is called
 
-    @extend_schema(request=PaymentInput, responses={201: PaymentOutput})
-    def post(self, request):
+    @extend_schema(
+        request=PaymentInput,
+        responses={201: PaymentOutput},
+        examples=[
+            OpenApiExample(
+                "Alice pays the club",
+                value={"payer": "alice", "payee": CLUB, "amount": "12.50", "memo": "Cash"},
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
         data = PaymentInput(data=request.data)
         data.is_valid(raise_exception=True)
-        payer = selectors.party_get(name=data.validated_data["payer"])
-        payee = selectors.party_get(name=data.validated_data["payee"])
+        values = data.validated_data
+        payer = selectors.party_get(name=values["payer"])
+        payee = selectors.party_get(name=values["payee"])
         posted = services.payment_record(
             payer=payer,
             payee=payee,
-            amount=data.validated_data["amount"],
-            memo=data.validated_data["memo"],
-            posted_by=request.user,
+            amount=values["amount"],
+            memo=values["memo"],
+            recorded_by=member(request.user),
         )
         body = {
-            "pk": posted.pk,
+            "transaction": posted.pk,
             "at": posted.at,
-            "payer": data.validated_data["payer"],
-            "payee": data.validated_data["payee"],
-            "amount": posted.legs.get(amount__gt=0).amount,
+            "payer": party_name(payer),
+            "payee": party_name(payee),
+            "amount": values["amount"],
             "memo": posted.memo,
         }
         return Response(PaymentOutput(body).data, status=status.HTTP_201_CREATED)
 
 
-class TrialBalanceRowOutput(serializers.Serializer):
+class TrialBalanceRowOutput(serializers.Serializer[dict[str, Any]]):
     account = serializers.IntegerField()
     kind = serializers.CharField()
     name = serializers.CharField()
     username = serializers.CharField(allow_null=True)
-    balance = serializers.DecimalField(**MONEY)
+    balance = MoneyField()
 
 
-class TrialBalanceOutput(serializers.Serializer):
+class TrialBalanceOutput(serializers.Serializer[dict[str, Any]]):
     accounts = TrialBalanceRowOutput(many=True)
-    total = serializers.DecimalField(**MONEY)
+    total = MoneyField()
 
 
 class TrialBalanceView(APIView):
@@ -221,14 +274,14 @@ class TrialBalanceView(APIView):
     permission_classes = [permissions.IsAdminUser]
 
     @extend_schema(parameters=[AT_PARAMETER], responses={200: TrialBalanceOutput})
-    def get(self, request):
-        books = selectors.trial_balance(on=_date_param(request))
+    def get(self, request: Request) -> Response:
+        books = selectors.trial_balance(on=at_param(request.query_params.get("at")))
         rows = [
             {
                 "account": account.pk,
                 "kind": account.kind,
                 "name": str(account),
-                "username": account.player.username if account.player_id else None,
+                "username": account.player.username if account.player else None,
                 "balance": balance,
             }
             for account, balance in books.rows
@@ -236,93 +289,111 @@ class TrialBalanceView(APIView):
         return Response(TrialBalanceOutput({"accounts": rows, "total": books.total}).data)
 
 
-class SettleUpPaymentOutput(serializers.Serializer):
-    payer = serializers.CharField()
-    payee = serializers.CharField()
-    amount = serializers.DecimalField(**MONEY)
+class SettleUpPaymentOutput(serializers.Serializer[Transfer[Party]]):
+    payer = serializers.SerializerMethodField()
+    payee = serializers.SerializerMethodField()
+    amount = MoneyField()
+
+    def get_payer(self, transfer: Transfer[Party]) -> str:
+        return party_name(transfer.payer)
+
+    def get_payee(self, transfer: Transfer[Party]) -> str:
+        return party_name(transfer.payee)
 
 
-class SettleUpView(APIView):
+class SettleUpView(generics.ListAPIView[Any]):
     """The fewest payments that would bring every balance to zero (staff)."""
 
     permission_classes = [permissions.IsAdminUser]
+    serializer_class = SettleUpPaymentOutput
+    filter_backends = []  # computed payments: nothing to filter
 
-    @extend_schema(responses={200: SettleUpPaymentOutput(many=True)})
-    def get(self, request):
-        def name(party):
-            return CLUB if party == CLUB else party.username
-
-        payments = [
-            {"payer": name(t.payer), "payee": name(t.payee), "amount": t.amount}
-            for t in selectors.settle_up_payments()
-        ]
-        return Response(SettleUpPaymentOutput(payments, many=True).data)
+    def get_queryset(self) -> list[Transfer[Party]]:  # type: ignore[override]  # a list pages too
+        return selectors.settle_up_payments()
 
 
 # Results and ratings ------------------------------------------------------------------
 
 
-class ResultInput(serializers.Serializer):
-    winner = serializers.CharField()
-    loser = serializers.CharField()
-    length = serializers.IntegerField(min_value=1, max_value=services.MAX_MATCH_LENGTH)
+class ResultInput(InputSerializer):
+    winner = UsernameField()
+    loser = UsernameField()
+    length = serializers.IntegerField(
+        min_value=1,
+        max_value=services.MAX_MATCH_LENGTH,
+        help_text=gettext_lazy("The match length in points, 1 to 64."),
+    )
     rated = serializers.BooleanField(default=True)
     ended_by = serializers.ChoiceField(
         choices=MatchResult.EndedBy.choices,
         default=MatchResult.EndedBy.PLAYED,
         help_text=gettext_lazy("A match lost on time or abandoned counts as a loss for the loser."),
     )
-    played_at = serializers.DateTimeField(required=False)
+    played_at = serializers.DateTimeField(
+        required=False,
+        help_text=gettext_lazy(
+            "When the match was played (default: now); no more than 5 minutes ahead of "
+            "the server's clock."
+        ),
+    )
 
 
-class ResultOutput(serializers.Serializer):
+class ResultOutput(serializers.Serializer[MatchResult]):
     id = serializers.IntegerField()
-    winner = serializers.CharField()
-    loser = serializers.CharField()
+    winner = serializers.CharField(source="winner.username")
+    loser = serializers.CharField(source="loser.username")
     length = serializers.IntegerField()
     rated = serializers.BooleanField()
     ended_by = serializers.CharField()
     played_at = serializers.DateTimeField()
-    rating_changes = serializers.DictField(child=serializers.FloatField())
+    rating_changes = serializers.SerializerMethodField()
+
+    def get_rating_changes(self, result: MatchResult) -> dict[str, float]:
+        return selectors.result_rating_changes(result=result)
 
 
-def result_summary(result) -> dict:
-    return {
-        "id": result.pk,
-        "winner": result.winner.username,
-        "loser": result.loser.username,
-        "length": result.length,
-        "rated": result.rated,
-        "ended_by": result.ended_by,
-        "played_at": result.played_at,
-        "rating_changes": selectors.result_rating_changes(result=result),
-    }
+class ResultFilter(filters.FilterSet):
+    player = UsernameFilter(
+        method="played_by", label=gettext_lazy("Only the results this player played.")
+    )
+
+    def played_by(
+        self, results: QuerySet[MatchResult], name: str, username: str
+    ) -> QuerySet[MatchResult]:
+        return results.filter(
+            Q(winner__user__username=username) | Q(loser__user__username=username)
+        )
 
 
-class ResultListView(APIView):
-    """Match results: any member lists them (newest first), staff record them."""
+class ResultListView(generics.ListAPIView[MatchResult]):
+    """Match results, newest first (any member)."""
 
-    def get_permissions(self):
-        if self.request.method == "POST":
-            return [permissions.IsAdminUser()]
-        return super().get_permissions()
+    serializer_class = ResultOutput
+    filterset_class = ResultFilter
+
+    def get_queryset(self) -> QuerySet[MatchResult]:
+        return selectors.result_list().prefetch_related("rating_changes__player__user")
+
+
+class ResultCreateView(APIView):
+    """Staff record a match played on a real board; rated results update both players'
+    ratings and experience at once."""
+
+    permission_classes = [permissions.IsAdminUser]
+    raises = (NotFound,)  # a winner or loser nobody is called
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter("player", str, description=gettext_lazy("Only this player's results."))
+        request=ResultInput,
+        responses={201: ResultOutput},
+        examples=[
+            OpenApiExample(
+                "Alice beat Bob, 5 points",
+                value={"winner": "alice", "loser": "bob", "length": 5, "rated": True},
+                request_only=True,
+            )
         ],
-        responses={200: ResultOutput(many=True)},
     )
-    def get(self, request):
-        player = request.query_params.get("player")
-        player = selectors.player_get(username=player) if player else None
-        results = selectors.results_list(player=player).prefetch_related(
-            "rating_changes__player__user"
-        )[:200]
-        return Response(ResultOutput([result_summary(r) for r in results], many=True).data)
-
-    @extend_schema(request=ResultInput, responses={201: ResultOutput})
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = ResultInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -333,26 +404,27 @@ class ResultListView(APIView):
             rated=values["rated"],
             ended_by=values["ended_by"],
             played_at=values.get("played_at"),
-            recorded_by=request.user,
+            recorded_by=member(request.user),
         )
-        return Response(ResultOutput(result_summary(result)).data, status=status.HTTP_201_CREATED)
+        return Response(ResultOutput(result).data, status=status.HTTP_201_CREATED)
 
 
 class ResultDetailView(APIView):
+    """One match result with its rating changes."""
+
     @extend_schema(responses={200: ResultOutput})
-    def get(self, request, pk):
-        result = selectors.result_get(pk=pk)
-        return Response(ResultOutput(result_summary(result)).data)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(ResultOutput(selectors.result_get(pk=pk)).data)
 
 
-class RatingHistoryEntryOutput(serializers.Serializer):
+class RatingHistoryEntryOutput(serializers.Serializer[Any]):
     at = serializers.DateTimeField(source="result.played_at")
     rating = serializers.FloatField(source="rating_after")
     change = serializers.FloatField()
     result = serializers.IntegerField(source="result_id")
 
 
-class RatingsOutput(serializers.Serializer):
+class RatingsOutput(serializers.Serializer[dict[str, Any]]):
     rating = serializers.FloatField()
     experience = serializers.IntegerField()
     history = RatingHistoryEntryOutput(many=True)
@@ -362,7 +434,7 @@ class PlayerRatingsView(APIView):
     """A player's rating, experience and every rating change, oldest first."""
 
     @extend_schema(responses={200: RatingsOutput})
-    def get(self, request, username):
+    def get(self, request: Request, username: str) -> Response:
         player = selectors.player_get(username=username)
         body = {
             "rating": player.rating,
@@ -372,7 +444,7 @@ class PlayerRatingsView(APIView):
         return Response(RatingsOutput(body).data)
 
 
-class LeaderboardEntryOutput(serializers.Serializer):
+class LeaderboardEntryOutput(serializers.Serializer[Player]):
     rank = serializers.IntegerField()
     username = serializers.CharField()
     display_name = serializers.CharField()
@@ -380,19 +452,10 @@ class LeaderboardEntryOutput(serializers.Serializer):
     experience = serializers.IntegerField()
 
 
-class LeaderboardView(APIView):
+class LeaderboardView(generics.ListAPIView[Player]):
     """Every player, best rating first."""
 
-    @extend_schema(responses={200: LeaderboardEntryOutput(many=True)})
-    def get(self, request):
-        rows = [
-            {
-                "rank": rank,
-                "username": player.username,
-                "display_name": player.display_name,
-                "rating": player.rating,
-                "experience": player.experience,
-            }
-            for rank, player in enumerate(selectors.leaderboard(), start=1)
-        ]
-        return Response(LeaderboardEntryOutput(rows, many=True).data)
+    serializer_class = LeaderboardEntryOutput
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return selectors.leaderboard()

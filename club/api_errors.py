@@ -1,14 +1,23 @@
-"""One shape for every API error: a 4xx status and ``{"error": code, "detail": text}``."""
+"""One shape for every API error: a 4xx status and ``{"error": code, "detail": text}``.
+
+Whatever refuses a request answers in it: the services' errors, DRF's own (validation,
+authentication, permissions, paging), unknown paths under ``/api/`` and CSRF failures.
+"""
+
+from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
-from rest_framework import exceptions, status
+from django.utils.translation import gettext_lazy
+from django.views import csrf
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 
 from club.errors import ServiceError
 
-_CODES = {
+_CODES: dict[type[exceptions.APIException], str] = {
     exceptions.ParseError: "malformed",
     exceptions.ValidationError: "invalid",
     exceptions.NotAuthenticated: "not_authenticated",
@@ -22,7 +31,22 @@ _CODES = {
 }
 
 
-def _flatten(detail, prefix: str = "") -> list[str]:
+class ErrorOutput(serializers.Serializer[dict[str, Any]]):
+    """The body of every error answer."""
+
+    error = serializers.CharField(
+        help_text=gettext_lazy('What went wrong, for programs: "invalid", "not_found"...')
+    )
+    detail = serializers.CharField(help_text=gettext_lazy("What went wrong, for people."))
+    # The body's key is "fields"; DRF takes declared fields off the class, so the
+    # serializer's own ``fields`` is untouched.
+    fields = serializers.DictField(  # type: ignore[assignment]
+        required=False,
+        help_text=gettext_lazy("With invalid input: the messages for each field."),
+    )
+
+
+def _flatten(detail: Any, prefix: str = "") -> list[str]:
     """Validation details as ``field: message`` lines a person can read."""
     if isinstance(detail, dict):
         lines = []
@@ -36,14 +60,14 @@ def _flatten(detail, prefix: str = "") -> list[str]:
     return [f"{field}: {detail}" if field else str(detail)]
 
 
-def error_response(code: str, detail: str, http_status: int, **extra) -> Response:
-    return Response({"error": code, "detail": detail, **extra}, status=http_status)
+def error_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    return {"error": code, "detail": detail, **extra}
 
 
-def exception_handler(exc, context):
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's exception handler, answering in the API's error shape."""
     if isinstance(exc, ServiceError):
-        return error_response(exc.code, str(exc.message), exc.status)
+        return Response(error_body(exc.code, str(exc.message)), status=exc.status)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -51,29 +75,36 @@ def exception_handler(exc, context):
     if not isinstance(exc, exceptions.APIException):
         return None
     code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "invalid")
-    headers = {}
-    if getattr(exc, "auth_header", None):
-        headers["WWW-Authenticate"] = exc.auth_header
-    if getattr(exc, "wait", None):
-        headers["Retry-After"] = str(int(exc.wait))
     if isinstance(exc, exceptions.ValidationError):
-        response = error_response(
-            code, "; ".join(_flatten(exc.detail)), exc.status_code, fields=exc.detail
-        )
+        body = error_body(code, "; ".join(_flatten(exc.detail)), fields=exc.detail)
     elif isinstance(exc, exceptions.ParseError):
-        response = error_response(
-            code, _("The request body is not valid JSON: %s") % exc.detail, exc.status_code
-        )
+        body = error_body(code, _("The request body is not valid JSON: %s") % exc.detail)
     else:
-        response = error_response(code, str(exc.detail), exc.status_code)
-    for name, value in headers.items():
-        response[name] = value
+        body = error_body(code, str(exc.detail))
+    response = Response(body, status=exc.status_code)
+    auth_header = getattr(exc, "auth_header", None)
+    if auth_header:
+        response["WWW-Authenticate"] = auth_header
+    wait = getattr(exc, "wait", None)
+    if wait:
+        response["Retry-After"] = str(int(wait))
     return response
 
 
-def api_not_found(request, path=""):
-    """Unknown paths under ``/api/`` answer JSON, not the HTML 404 page."""
+@csrf_exempt  # it changes nothing, whatever the method: no forgery to guard against
+def api_not_found(request: HttpRequest) -> JsonResponse:
+    """Unknown paths under ``/api/`` answer JSON, not the HTML 404 page, to any method."""
     return JsonResponse(
-        {"error": "not_found", "detail": _("There is no API endpoint at %s.") % request.path},
+        error_body("not_found", _("There is no API endpoint at %s.") % request.path),
         status=status.HTTP_404_NOT_FOUND,
     )
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: a JSON 403 under ``/api/``, Django's own page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            error_body("forbidden", _("CSRF check failed: %s") % reason),
+            status=status.HTTP_403_FORBIDDEN,
+        )
+    return csrf.csrf_failure(request, reason=reason)

@@ -5,15 +5,16 @@ turns them into ``{"error": code, "detail": message}``. Services raise them befo
 write anything, inside the transaction, so a refused request changes nothing.
 """
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 
 class ServiceError(Exception):
     code = "invalid"
     status = 400
-    default_message = _("The request is not valid.")
+    default_message: str | Promise = _("The request is not valid.")
 
-    def __init__(self, message=None):
+    def __init__(self, message: str | Promise | None = None) -> None:
         self.message = message if message is not None else self.default_message
         super().__init__(str(self.message))
 

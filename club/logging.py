@@ -1,9 +1,14 @@
 """Structured logs: one ``key=value`` line per request and per Celery task."""
 
+from __future__ import annotations
+
 import logging
 import time
+from collections.abc import Callable
+from typing import Any
 
-from celery import signals
+from celery import Task, signals
+from django.http import HttpRequest, HttpResponse
 
 request_log = logging.getLogger("club.request")
 task_log = logging.getLogger("club.task")
@@ -36,10 +41,10 @@ class KeyValueFormatter(logging.Formatter):
 class RequestLogMiddleware:
     """Logs method, path, status, duration and user of every request."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         started = time.monotonic()
         response = self.get_response(request)
         user = getattr(request, "user", None)
@@ -62,12 +67,14 @@ _task_started: dict[str, float] = {}
 
 
 @signals.task_prerun.connect
-def _task_prerun(task_id=None, task=None, **_):
+def _task_prerun(task_id: str, task: Task[Any, Any] | None = None, **_: Any) -> None:
     _task_started[task_id] = time.monotonic()
 
 
 @signals.task_postrun.connect
-def _task_postrun(task_id=None, task=None, state=None, **_):
+def _task_postrun(
+    task_id: str, task: Task[Any, Any] | None = None, state: str | None = None, **_: Any
+) -> None:
     started = _task_started.pop(task_id, None)
     task_log.info(
         "task",

@@ -9,7 +9,8 @@ follows the same sign, so it reads negative while the club holds cash. The legs 
 transaction sum to exactly zero, so all balances together always sum to exactly zero.
 """
 
-from decimal import Decimal
+from collections.abc import Iterable
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey
@@ -18,9 +19,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-CENT = Decimal("0.01")
-START_RATING = 1500.0
-CLUB = "club"  # names the club's cash account where a player's username could stand
+from club import money
+from club.ratings import START_EXPERIENCE, START_RATING
 
 
 class Player(models.Model):
@@ -38,7 +38,7 @@ class Player(models.Model):
     rating = models.FloatField(_("rating"), default=START_RATING)
     experience = models.PositiveIntegerField(
         _("experience"),
-        default=0,
+        default=START_EXPERIENCE,
         help_text=_("The sum of the lengths of the rated matches the player has finished."),
     )
 
@@ -62,46 +62,80 @@ class LedgerImmutable(Exception):
     """Raised on any attempt to change or delete a posted transaction or leg."""
 
 
-class ImmutableQuerySet(models.QuerySet):
+APPEND_ONLY = _("The ledger is append-only: post a reversing transaction instead.")
+ONLY_LEDGER_POST = _("Only club.services.ledger_post writes the ledger.")
+
+
+class ImmutableQuerySet(models.QuerySet[Any]):
     """A queryset that refuses bulk ``update()`` and ``delete()``: the ledger only grows."""
 
-    def update(self, **kwargs):
-        raise LedgerImmutable(_("The ledger is append-only: post a reversing transaction instead."))
+    def update(self, **kwargs: Any) -> int:
+        raise LedgerImmutable(APPEND_ONLY)
 
-    def delete(self):
-        raise LedgerImmutable(_("The ledger is append-only: post a reversing transaction instead."))
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise LedgerImmutable(APPEND_ONLY)
 
-    delete.queryset_only = True
+    delete.queryset_only = True  # type: ignore[attr-defined]  # Django's own flag on delete
 
-    def bulk_create(self, objs, *args, **kwargs):
-        objs = list(objs)
-        if not all(getattr(obj, "_posting", False) for obj in objs):
-            raise LedgerImmutable(_("Only club.services.ledger_post writes the ledger."))
-        return super().bulk_create(objs, *args, **kwargs)
+    def bulk_create(self, objs: Iterable[Any], *args: Any, **kwargs: Any) -> list[Any]:
+        rows = list(objs)
+        if not all(row._posting for row in rows):
+            raise LedgerImmutable(ONLY_LEDGER_POST)
+        return super().bulk_create(rows, *args, **kwargs)
 
-    def bulk_update(self, objs, *args, **kwargs):
-        raise LedgerImmutable(_("The ledger is append-only: post a reversing transaction instead."))
+    def bulk_update(self, objs: Iterable[Any], *args: Any, **kwargs: Any) -> int:
+        raise LedgerImmutable(APPEND_ONLY)
 
 
 class ImmutableModel(models.Model):
     """A row written once, by ``ledger_post``, and never updated or deleted."""
 
     objects = ImmutableQuerySet.as_manager()
+    # Set by ``ledger_post`` on the rows it writes; any other writer is refused.
+    _posting: bool = False
 
     class Meta:
         abstract = True
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
-            raise LedgerImmutable(
-                _("The ledger is append-only: post a reversing transaction instead.")
-            )
-        if not getattr(self, "_posting", False):
-            raise LedgerImmutable(_("Only club.services.ledger_post writes the ledger."))
+            raise LedgerImmutable(APPEND_ONLY)
+        if not self._posting:
+            raise LedgerImmutable(ONLY_LEDGER_POST)
         super().save(*args, **kwargs)
 
-    def delete(self, *args, **kwargs):
-        raise LedgerImmutable(_("The ledger is append-only: post a reversing transaction instead."))
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise LedgerImmutable(APPEND_ONLY)
+
+
+class Recorded(models.Model):
+    """Who recorded a row and when, and the object it comes from (a match, a chouette
+    session, a tournament...) without the club importing the app that defines it."""
+
+    recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    source_type = models.ForeignKey(
+        ContentType, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    source_id = models.PositiveBigIntegerField(null=True, blank=True)
+    source = GenericForeignKey("source_type", "source_id")
+
+    class Meta:
+        abstract = True
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(source_type__isnull=True, source_id__isnull=True)
+                | models.Q(source_type__isnull=False, source_id__isnull=False),
+                name="%(app_label)s_%(class)s_source_whole",
+            ),
+        ]
 
 
 class Account(models.Model):
@@ -166,32 +200,17 @@ class SourceKind(models.TextChoices):
     OTHER = "other", _("other")
 
 
-class Transaction(ImmutableModel):
+class Transaction(ImmutableModel, Recorded):
     """One posting to the books: two or more legs whose amounts sum to exactly zero.
 
     Written only by ``club.services.ledger_post``, never updated or deleted: a correction
-    is a new transaction that ``reverses`` the original. ``source`` links the object the
-    money comes from (a chouette session, a money session, a tournament...) without the
-    club importing the app that defines it.
+    is a new transaction that ``reverses`` the original. ``at`` is when the money changed
+    hands, ``recorded_at`` when it was written down.
     """
 
     at = models.DateTimeField(_("when"), db_index=True)
-    recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
-    posted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("posted by"),
-    )
     memo = models.CharField(_("memo"), max_length=200)
     kind = models.CharField(_("kind"), max_length=20, choices=SourceKind.choices)
-    source_type = models.ForeignKey(
-        ContentType, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
-    source_id = models.PositiveBigIntegerField(null=True, blank=True)
-    source = GenericForeignKey("source_type", "source_id")
     reverses = models.OneToOneField(
         "self",
         on_delete=models.PROTECT,
@@ -201,18 +220,11 @@ class Transaction(ImmutableModel):
         verbose_name=_("reverses"),
     )
 
-    class Meta:
+    class Meta(Recorded.Meta):
         ordering = ["at", "id"]
         verbose_name = _("transaction")
         verbose_name_plural = _("transactions")
         indexes = [models.Index(fields=["source_type", "source_id"])]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(source_type__isnull=True, source_id__isnull=True)
-                | models.Q(source_type__isnull=False, source_id__isnull=False),
-                name="club_transaction_source_whole",
-            ),
-        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.memo}"
@@ -227,7 +239,9 @@ class Leg(ImmutableModel):
     account = models.ForeignKey(
         Account, on_delete=models.PROTECT, related_name="legs", verbose_name=_("account")
     )
-    amount = models.DecimalField(_("amount"), max_digits=14, decimal_places=2)
+    amount = models.DecimalField(
+        _("amount"), max_digits=money.LEG_DIGITS, decimal_places=money.PLACES
+    )
 
     class Meta:
         ordering = ["id"]
@@ -241,15 +255,17 @@ class Leg(ImmutableModel):
         return f"{self.account}: {self.amount}"
 
 
-class PaymentManager(models.Manager.from_queryset(ImmutableQuerySet)):
-    def get_queryset(self):
-        return super().get_queryset().filter(kind=SourceKind.PAYMENT)
+class PaymentManager(models.Manager["Payment"]):
+    """The payment transactions, as append-only as every other."""
+
+    def get_queryset(self) -> ImmutableQuerySet:
+        return ImmutableQuerySet(self.model, using=self._db).filter(kind=SourceKind.PAYMENT)
 
 
 class Payment(Transaction):
     """Cash changing hands, as the admin shows it: the payment transactions."""
 
-    objects = PaymentManager()
+    objects: ClassVar[PaymentManager] = PaymentManager()  # type: ignore[assignment]
 
     class Meta:
         proxy = True
@@ -260,7 +276,7 @@ class Payment(Transaction):
 # Results and ratings ------------------------------------------------------------------
 
 
-class MatchResult(models.Model):
+class MatchResult(Recorded):
     """The result of a match between two players: what ratings are computed from.
 
     Matches played on the server write it when they end (``source`` links the match);
@@ -289,26 +305,13 @@ class MatchResult(models.Model):
         _("ended by"), max_length=20, choices=EndedBy.choices, default=EndedBy.PLAYED
     )
     played_at = models.DateTimeField(_("played"), default=timezone.now, db_index=True)
-    recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("recorded by"),
-    )
-    source_type = models.ForeignKey(
-        ContentType, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
-    source_id = models.PositiveBigIntegerField(null=True, blank=True)
-    source = GenericForeignKey("source_type", "source_id")
 
-    class Meta:
+    class Meta(Recorded.Meta):
         ordering = ["-id"]
         verbose_name = _("match result")
         verbose_name_plural = _("match results")
         constraints = [
+            *Recorded.Meta.constraints,
             models.CheckConstraint(
                 condition=~models.Q(winner=models.F("loser")), name="club_result_two_players"
             ),

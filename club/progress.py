@@ -1,21 +1,22 @@
 """Progress for long management commands: a bar on a terminal, a running count otherwise."""
 
 from collections.abc import Iterable, Iterator
-from typing import TextIO, TypeVar
+from io import TextIOBase
+from typing import TypeVar
 
 from django.core.management.base import OutputWrapper
 
 T = TypeVar("T")
 
 
-def _write(out: TextIO, text: str) -> None:
+def _write(out: TextIOBase, text: str) -> None:
     if isinstance(out, OutputWrapper):
         out.write(text, ending="")
     else:
         out.write(text)
 
 
-def progress(items: Iterable[T], *, total: int, label: str, out: TextIO) -> Iterator[T]:
+def progress(items: Iterable[T], *, total: int, label: str, out: TextIOBase) -> Iterator[T]:
     """Yield ``items`` while showing how many of ``total`` are done."""
     interactive = hasattr(out, "isatty") and out.isatty()
     step = max(1, total // 20)

@@ -24,7 +24,7 @@ def k_factor(experience: int) -> float:
 
 def upset_probability(difference: float, length: int) -> float:
     """The probability that the lower-rated player wins a match of ``length`` points."""
-    return 1.0 / (10.0 ** (abs(difference) * math.sqrt(length) / 2000.0) + 1.0)
+    return 1.0 / (math.pow(10.0, abs(difference) * math.sqrt(length) / 2000.0) + 1.0)
 
 
 def win_probability_used(*, winner_rating: float, loser_rating: float, length: int) -> float:

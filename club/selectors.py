@@ -1,24 +1,25 @@
-"""Every read the club makes that is more than a ``get``."""
+"""Every read the club makes that is more than a ``get``: keyword-only functions named
+for what they read."""
+
+from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
+from typing import TypedDict
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.contrib.auth.models import User
+from django.db.models import Count, F, Q, QuerySet, Sum, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django_stubs_ext import WithAnnotations
 
 from club import settle_up
+from club.auth import Viewer
 from club.errors import NotFound
-from club.models import (
-    CLUB,
-    Account,
-    Leg,
-    MatchResult,
-    Player,
-    RatingChange,
-    Transaction,
-)
+from club.models import Account, Leg, MatchResult, Player, RatingChange, Transaction
+from club.parties import CLUB, Party
 
 ZERO = Decimal("0.00")
 
@@ -33,24 +34,41 @@ def player_get(*, username: str) -> Player:
         ) from None
 
 
-def party_get(*, name: str):
+def party_get(*, name: str) -> Party:
     """A payment's party: ``"club"`` (the club's cash) or the player of that username."""
     return CLUB if name == CLUB else player_get(username=name)
+
+
+# Who sees what ------------------------------------------------------------------------
+
+
+def ledger_visible(*, player: Player, viewer: Viewer) -> bool:
+    """A player's books (balance, statement, ledger) are for the player themself and the
+    club's staff."""
+    if not isinstance(viewer, User):
+        return False
+    return viewer.is_staff or viewer.pk == player.user_id
+
+
+def player_balance_shown(*, player: Player, viewer: Viewer) -> Decimal | None:
+    """The player's balance if ``viewer`` may see it (``ledger_visible``), else None."""
+    return player_balance(player=player) if ledger_visible(player=player, viewer=viewer) else None
 
 
 # Balances -----------------------------------------------------------------------------
 
 
-def end_of_day(day: date) -> datetime:
-    """The first instant after ``day`` in the club's time zone."""
-    return timezone.make_aware(datetime.combine(day + timedelta(days=1), time.min))
+def _until_end_of(day: date | None, *, field: str) -> Q:
+    """Rows whose ``field`` comes before the end of ``day`` in the club's time zone; all
+    of them for no day, or for the last day of the calendar (it has no day after)."""
+    if day is None or day == date.max:
+        return Q()
+    end = timezone.make_aware(datetime.combine(day + timedelta(days=1), time.min))
+    return Q(**{f"{field}__lt": end})
 
 
-def _legs(*, on: date | None) -> QuerySet:
-    legs = Leg.objects.all()
-    if on is not None:
-        legs = legs.filter(transaction__at__lt=end_of_day(on))
-    return legs
+def _legs(*, on: date | None) -> QuerySet[Leg]:
+    return Leg.objects.filter(_until_end_of(on, field="transaction__at"))
 
 
 def account_balance(*, account: Account, on: date | None = None) -> Decimal:
@@ -112,44 +130,55 @@ class TrialBalance:
 
 def trial_balance(*, on: date | None = None) -> TrialBalance:
     """Every account with its balance at the end of the day ``on``; they sum to zero."""
-    leg_filter = Q()
-    if on is not None:
-        leg_filter = Q(legs__transaction__at__lt=end_of_day(on))
     accounts = (
         Account.objects.select_related("player__user")
-        .annotate(balance=Sum("legs__amount", filter=leg_filter))
+        .annotate(
+            balance=Sum("legs__amount", filter=_until_end_of(on, field="legs__transaction__at"))
+        )
         .order_by("kind", "player__display_name", "id")
     )
     club_first = sorted(accounts, key=lambda a: a.kind == Account.Kind.PLAYER)
-    rows = [(account, (account.balance or ZERO).quantize(ZERO)) for account in club_first]
+    rows: list[tuple[Account, Decimal]] = [
+        (account, (account.balance or ZERO).quantize(ZERO)) for account in club_first
+    ]
     return TrialBalance(rows=rows, total=sum((b for _a, b in rows), ZERO))
 
 
-def settle_up_payments() -> list[settle_up.Transfer]:
+def settle_up_payments() -> list[settle_up.Transfer[Party]]:
     """The fewest payments that bring every player's balance to zero, the club's cash
-    taking up whatever the players' balances do not cancel among themselves. Payers and
-    payees are ``Player`` objects or ``"club"``."""
+    taking up whatever the players' balances do not cancel among themselves."""
     rows = (
         Account.objects.filter(kind=Account.Kind.PLAYER)
         .select_related("player__user")
         .annotate(balance=Sum("legs__amount"))
         .order_by("player__display_name", "id")
     )
-    balances = {
-        account.player: account.balance.quantize(ZERO) for account in rows if account.balance
+    balances: dict[Party, Decimal] = {
+        account.player: account.balance.quantize(ZERO)
+        for account in rows
+        if account.player is not None and account.balance
     }
-    balances = {player: amount for player, amount in balances.items() if amount}
     club_share = -sum(balances.values(), ZERO)
     if club_share:
         balances[CLUB] = club_share
     return settle_up.settle_up(balances)
 
 
-def transactions_with_totals() -> QuerySet:
+class LegTotals(TypedDict):
+    total: Decimal | None
+    leg_count: int
+
+
+def transactions_with_totals() -> QuerySet[WithAnnotations[Transaction, LegTotals]]:
     """Every transaction with the sum and the number of its legs (for ``ledger_check``)."""
     return Transaction.objects.annotate(
         total=Sum("legs__amount"), leg_count=Count("legs")
     ).order_by("id")
+
+
+def transactions_with_amount_moved(*, transactions: QuerySet[Transaction]) -> QuerySet[Transaction]:
+    """``transactions``, each with ``moved``: the sum of its positive legs."""
+    return transactions.annotate(moved=Sum("legs__amount", filter=Q(legs__amount__gt=0)))
 
 
 def ledger_total() -> Decimal:
@@ -160,14 +189,22 @@ def ledger_total() -> Decimal:
 # Results and ratings ------------------------------------------------------------------
 
 
-def leaderboard() -> QuerySet:
-    """Every player, best rating first (then the more experienced, then by name)."""
-    return Player.objects.select_related("user").order_by(
-        "-rating", "-experience", "display_name", "id"
+class Ranked(TypedDict):
+    rank: int
+
+
+def leaderboard() -> QuerySet[WithAnnotations[Player, Ranked]]:
+    """Every player, best rating first (then the more experienced, then by name), each
+    with ``rank``: 1 for the best, counted over the whole club whatever page is read."""
+    order = [F("rating").desc(), F("experience").desc(), F("display_name").asc(), F("id").asc()]
+    return (
+        Player.objects.select_related("user")
+        .annotate(rank=Window(RowNumber(), order_by=order))
+        .order_by(*order)
     )
 
 
-def results_list(*, player: Player | None = None) -> QuerySet:
+def result_list(*, player: Player | None = None) -> QuerySet[MatchResult]:
     """Match results, newest first; only those ``player`` played if given."""
     results = MatchResult.objects.select_related("winner__user", "loser__user").order_by("-id")
     if player is not None:
@@ -193,7 +230,7 @@ class PlayerResult:
 
 def player_results(*, player: Player, limit: int = 20) -> list[PlayerResult]:
     """A player's most recent results, from their side of the board."""
-    results = list(results_list(player=player)[:limit])
+    results = list(result_list(player=player)[:limit])
     changes = {
         change.result_id: change.change
         for change in RatingChange.objects.filter(player=player, result__in=results)
@@ -209,7 +246,7 @@ def player_results(*, player: Player, limit: int = 20) -> list[PlayerResult]:
     ]
 
 
-def rating_history(*, player: Player) -> QuerySet:
+def rating_history(*, player: Player) -> QuerySet[RatingChange]:
     """The player's rating changes, oldest first, with the results that caused them."""
     return (
         RatingChange.objects.filter(player=player)
@@ -219,7 +256,12 @@ def rating_history(*, player: Player) -> QuerySet:
 
 
 def result_get(*, pk: int) -> MatchResult:
+    """The result with that id, with its players and their rating changes."""
     try:
-        return MatchResult.objects.select_related("winner__user", "loser__user").get(pk=pk)
+        return (
+            MatchResult.objects.select_related("winner__user", "loser__user")
+            .prefetch_related("rating_changes__player__user")
+            .get(pk=pk)
+        )
     except MatchResult.DoesNotExist:
         raise NotFound(_("There is no result %(id)s.") % {"id": pk}) from None

@@ -1,4 +1,5 @@
-"""Every write the club makes: keyword-only functions, each one transaction.
+"""Every write the club makes: keyword-only functions named ``<noun>_<verb>``, each one
+transaction.
 
 The ledger's only writer is ``ledger_post``; ratings change only through
 ``match_result_record`` (incrementally) and ``ratings_rebuild`` (from scratch). Other apps
@@ -8,21 +9,21 @@ The ledger's only writer is ``ledger_post``; ratings change only through
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from decimal import Decimal, InvalidOperation
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import TypeVar
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
-from django.db import IntegrityError
+from django.db import IntegrityError, models
 from django.db import transaction as db_transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club import ratings
+from club import money, ratings
 from club.errors import Conflict, Forbidden, Invalid
 from club.models import (
-    CENT,
-    CLUB,
     Account,
     Leg,
     MatchResult,
@@ -31,34 +32,50 @@ from club.models import (
     SourceKind,
     Transaction,
 )
+from club.names import USERNAME_RE
+from club.parties import CLUB, Party, party_label
 
 RESERVED_USERNAMES = {CLUB}
-MAX_AMOUNT = Decimal("1000000000000")  # exclusive; legs hold 14 digits, 2 after the point
-MAX_MATCH_LENGTH = 255
 MEMO_LENGTH = 200
+# The longest match a club plays to; longer is a typo (a 198-point match), not a match.
+MAX_MATCH_LENGTH = 64
+# How far in the future a result may say it was played: the recorder's clock may be ahead.
+MAX_CLOCK_SKEW = timedelta(minutes=5)
+
+T = TypeVar("T")
 
 
 # Players ------------------------------------------------------------------------------
+
+
+def username_check(*, username: str) -> None:
+    """Refuse a username that is malformed (``names.USERNAME_PATTERN``: ``Invalid``), or
+    reserved or taken, in any case (``Conflict``: the name is someone else's)."""
+    if not USERNAME_RE.fullmatch(username):
+        raise Invalid(
+            _("%(username)s is not a username: use 1 to 150 of a-z, A-Z, 0-9 and @.+-_.")
+            % {"username": username}
+        )
+    if username.lower() in RESERVED_USERNAMES:
+        raise Conflict(_("The username %(username)s is reserved.") % {"username": username})
+    if get_user_model().objects.filter(username__iexact=username).exists():
+        raise Conflict(_("The username %(username)s is taken.") % {"username": username})
 
 
 @db_transaction.atomic
 def player_create(
     *, username: str, password: str, display_name: str = "", is_staff: bool = False
 ) -> Player:
-    """Create a member: a Django user, their player and their ledger account, or refuse a
-    taken (or reserved) username."""
-    user_model = get_user_model()
-    if username.lower() in RESERVED_USERNAMES:
-        raise Invalid(_("The username %(username)s is reserved.") % {"username": username})
-    if user_model.objects.filter(username__iexact=username).exists():
-        raise Invalid(_("The username %(username)s is taken.") % {"username": username})
-    user = user_model.objects.create_user(username=username, password=password)
+    """Create a member: a Django user, their player and their ledger account, or refuse
+    the username (``username_check``)."""
+    username_check(username=username)
+    user = get_user_model().objects.create_user(username=username, password=password)
     if is_staff:
         user.is_staff = True
         user.is_superuser = True
         user.save(update_fields=["is_staff", "is_superuser"])
-    player = Player.objects.create(user=user, display_name=display_name or username)
-    account_for_player(player=player)
+    player = Player.objects.create(user=user, display_name=display_name.strip() or username)
+    account_open_for_player(player=player)
     return player
 
 
@@ -66,35 +83,26 @@ def player_create(
 
 
 @db_transaction.atomic
-def account_for_player(*, player: Player) -> Account:
+def account_open_for_player(*, player: Player) -> Account:
     """The player's ledger account, opened now if the player has none yet."""
     account, _created = Account.objects.get_or_create(kind=Account.Kind.PLAYER, player=player)
     return account
 
 
 @db_transaction.atomic
-def club_account(*, kind: str) -> Account:
-    """One of the club's own accounts (``club_cash``, ``prize_pool``, ``fees``), opened
-    now if need be."""
+def club_account_open(*, kind: Account.Kind) -> Account:
+    """One of the club's own accounts, opened now if need be."""
     if kind == Account.Kind.PLAYER or kind not in Account.Kind.values:
         raise Invalid(_("There is no club account called %(kind)s.") % {"kind": kind})
     account, _created = Account.objects.get_or_create(kind=kind, player=None)
     return account
 
 
-def _account(target) -> Account:
-    """An ``Account`` from an account, a player, ``"club"`` or a club account kind."""
-    if isinstance(target, Account):
-        if target.pk is None:
-            raise Invalid(_("That account is not open."))
-        return target
-    if isinstance(target, Player):
-        return account_for_player(player=target)
-    if target == CLUB:
-        return club_account(kind=Account.Kind.CLUB_CASH)
-    if isinstance(target, str):
-        return club_account(kind=target)
-    raise Invalid(_("A leg needs an account, a player or a club account's name."))
+def party_account_open(*, party: Party) -> Account:
+    """The account a party's payments move: the player's own, or the club's cash."""
+    if isinstance(party, Player):
+        return account_open_for_player(player=party)
+    return club_account_open(kind=Account.Kind.CLUB_CASH)
 
 
 # The ledger ---------------------------------------------------------------------------
@@ -102,37 +110,32 @@ def _account(target) -> Account:
 
 @dataclass(frozen=True)
 class LegSpec:
-    """One leg to post: ``account`` is an ``Account``, a ``Player`` (their account), the
-    string ``"club"`` (the club's cash) or a club account kind (``"prize_pool"``,
-    ``"fees"``); ``amount`` is what it adds to that account's balance."""
+    """One leg to post: ``amount`` is what it adds to ``account``'s balance."""
 
-    account: object
+    account: Account
     amount: Decimal
 
 
-def money_check(amount, *, positive: bool = False) -> Decimal:
-    """A money amount as a ``Decimal`` with two places, or ``Invalid``.
+def money_check(*, amount: Decimal, positive: bool = False) -> Decimal:
+    """A money amount with two places, or ``Invalid``.
 
-    Refuses floats (use ``Decimal``), non-finite values, more than two decimal places,
-    amounts too large for the books and, with ``positive``, zero or negative amounts.
+    Refuses anything but a ``Decimal`` (a float cannot hold cents exactly), non-finite
+    values, more than two decimal places, amounts too large for the books and, with
+    ``positive``, zero or negative amounts.
     """
-    if isinstance(amount, bool) or not isinstance(amount, Decimal | int | str):
+    if not isinstance(amount, Decimal):
         raise Invalid(_("Amounts are decimal numbers with two places, like 12.50."))
-    try:
-        value = Decimal(amount)
-    except (InvalidOperation, ValueError):
-        raise Invalid(_("%(amount)s is not an amount of money.") % {"amount": amount}) from None
-    if not value.is_finite() or abs(value) >= MAX_AMOUNT:
+    if not amount.is_finite() or abs(amount) > money.MAX_LEG_AMOUNT:
         raise Invalid(_("%(amount)s is not an amount of money.") % {"amount": amount})
-    if value != value.quantize(CENT):
+    if amount != amount.quantize(money.CENT):
         raise Invalid(_("%(amount)s has more than two decimal places.") % {"amount": amount})
-    if positive and value <= 0:
+    if positive and amount <= 0:
         raise Invalid(_("The amount must be more than zero."))
-    return value.quantize(CENT)
+    return amount.quantize(money.CENT)
 
 
 def _memo_check(memo: str) -> str:
-    memo = (memo or "").strip()
+    memo = memo.strip()
     if not memo:
         raise Invalid(_("Every transaction needs a memo saying what it is for."))
     if len(memo) > MEMO_LENGTH:
@@ -140,10 +143,10 @@ def _memo_check(memo: str) -> str:
     return memo
 
 
-def _source_link(source) -> tuple[ContentType | None, int | None]:
+def _source_link(source: models.Model | None) -> tuple[ContentType | None, int | None]:
     if source is None:
         return None, None
-    if getattr(source, "_meta", None) is None or not isinstance(source.pk, int):
+    if not isinstance(source.pk, int):
         raise Invalid(_("A source is a saved object with a whole-number id."))
     return ContentType.objects.get_for_model(source), source.pk
 
@@ -151,31 +154,29 @@ def _source_link(source) -> tuple[ContentType | None, int | None]:
 @db_transaction.atomic
 def ledger_post(
     *,
-    legs: Sequence[LegSpec | tuple[object, Decimal]],
+    legs: Sequence[LegSpec],
     memo: str,
     kind: str = SourceKind.OTHER,
-    source=None,
-    posted_by=None,
+    source: models.Model | None = None,
+    recorded_by: User | None = None,
     reverses: Transaction | None = None,
     at: datetime | None = None,
 ) -> Transaction:
     """Post one balanced transaction: the only way anything enters the ledger.
 
-    ``legs``: two or more ``LegSpec`` (or ``(account, amount)`` pairs) whose non-zero
-    amounts, each with at most two decimal places, sum to exactly zero. ``kind`` says what
-    the money is (``SourceKind``), ``source`` links the object it comes from (a chouette
-    session, a money session, a tournament...), ``posted_by`` the user who posted it (None
-    for the server itself), ``at`` when the money changed hands (default: now).
-    ``reverses`` is set only by ``ledger_reverse``. Raises ``Invalid`` (nothing posted)
-    for anything else.
+    ``legs``: two or more whose non-zero amounts, each with at most two decimal places,
+    sum to exactly zero. ``kind`` says what the money is (``SourceKind``), ``source``
+    links the object it comes from (a chouette session, a money session, a
+    tournament...), ``recorded_by`` the user who recorded it (None for the server itself),
+    ``at`` when the money changed hands (default: now). ``reverses`` is set only by
+    ``ledger_reverse``. Raises ``Invalid`` (nothing posted) for anything else.
     """
     memo = _memo_check(memo)
     if kind not in SourceKind.values:
         raise Invalid(_("%(kind)s is not a kind of transaction.") % {"kind": kind})
-    specs = [leg if isinstance(leg, LegSpec) else LegSpec(*leg) for leg in legs]
-    if len(specs) < 2:
+    if len(legs) < 2:
         raise Invalid(_("A transaction has at least two legs."))
-    amounts = [money_check(spec.amount) for spec in specs]
+    amounts = [money_check(amount=leg.amount) for leg in legs]
     if any(amount == 0 for amount in amounts):
         raise Invalid(_("A leg of zero changes nothing: leave it out."))
     total = sum(amounts, Decimal("0.00"))
@@ -185,7 +186,7 @@ def ledger_post(
             % {"total": total}
         )
     source_type, source_id = _source_link(source)
-    accounts = [_account(spec.account) for spec in specs]
+    accounts = [leg.account for leg in legs]
     # Lock the accounts posted to, in id order (no deadlocks between two postings).
     list(
         Account.objects.select_for_update()
@@ -196,7 +197,7 @@ def ledger_post(
         _reversal_check(reverses, kind, list(zip(accounts, amounts, strict=True)))
     posted = Transaction(
         at=at or timezone.now(),
-        posted_by=posted_by,
+        recorded_by=recorded_by,
         memo=memo,
         kind=kind,
         source_type=source_type,
@@ -214,7 +215,7 @@ def ledger_post(
     return posted
 
 
-def _reversal_check(original: Transaction, kind: str, legs: list[tuple[Account, Decimal]]):
+def _reversal_check(original: Transaction, kind: str, legs: list[tuple[Account, Decimal]]) -> None:
     locked = Transaction.objects.select_for_update().get(pk=original.pk)
     if kind != SourceKind.CORRECTION:
         raise Invalid(_("A reversal is a correction."))
@@ -227,63 +228,84 @@ def _reversal_check(original: Transaction, kind: str, legs: list[tuple[Account, 
 
 @db_transaction.atomic
 def ledger_reverse(
-    *, transaction: Transaction, posted_by, memo: str | None = None, at: datetime | None = None
+    *,
+    transaction: Transaction,
+    recorded_by: User | None,
+    memo: str = "",
+    at: datetime | None = None,
 ) -> Transaction:
     """Post the correction that undoes ``transaction``: the same legs, signs turned,
     pointing at the original (``reverses`` and ``source``). Each transaction can be
     reversed once (``Conflict`` the second time)."""
     original = Transaction.objects.select_for_update().get(pk=transaction.pk)
-    if memo is None or not memo.strip():
+    if not memo.strip():
         memo = _("Reversal of #%(id)s: %(memo)s") % {"id": original.pk, "memo": original.memo}
         memo = memo[:MEMO_LENGTH]
-    legs = [(leg.account, -leg.amount) for leg in original.legs.select_related("account")]
+    legs = [
+        LegSpec(account=leg.account, amount=-leg.amount)
+        for leg in original.legs.select_related("account")
+    ]
     return ledger_post(
         legs=legs,
         memo=memo,
         kind=SourceKind.CORRECTION,
         source=original,
-        posted_by=posted_by,
+        recorded_by=recorded_by,
         reverses=original,
         at=at,
     )
 
 
-def _party_name(party) -> str:
-    return _("the club") if party == CLUB else str(party)
-
-
-def payment_check(*, payer, payee, amount) -> Decimal:
-    """Check a payment without posting it: payer and payee are players or ``"club"``,
-    different from each other; the amount is positive with at most two places."""
+def payment_check(*, payer: Party, payee: Party, amount: Decimal) -> Decimal:
+    """Check a payment without posting it: payer and payee are different parties; the
+    amount is positive, with at most two places, and at most ``money.MAX_PAYMENT``."""
     for party in (payer, payee):
         if party != CLUB and not isinstance(party, Player):
             raise Invalid(_("A payment is made by and to players or the club."))
-    same = payer == payee if CLUB in (payer, payee) else payer.pk == payee.pk
+    if isinstance(payer, Player) and isinstance(payee, Player):
+        same = payer.pk == payee.pk
+    else:
+        same = payer == payee
     if same:
         raise Invalid(_("The payer and the payee must be different."))
-    return money_check(amount, positive=True)
+    amount = money_check(amount=amount, positive=True)
+    if amount > money.MAX_PAYMENT:
+        raise Invalid(
+            _("A payment moves at most %(most)s; %(amount)s is more.")
+            % {"most": money.MAX_PAYMENT, "amount": amount}
+        )
+    return amount
 
 
 @db_transaction.atomic
 def payment_record(
-    *, payer, payee, amount, posted_by, memo: str = "", at: datetime | None = None
+    *,
+    payer: Party,
+    payee: Party,
+    amount: Decimal,
+    recorded_by: User,
+    memo: str = "",
+    at: datetime | None = None,
 ) -> Transaction:
     """Staff record cash changing hands between two players or a player and the club
     (``"club"``: the club's cash account). The payer's balance rises by ``amount`` and
     the payee's falls by it. Posted as one transaction of kind ``payment``."""
-    if posted_by is None or not posted_by.is_staff:
+    if not recorded_by.is_staff:
         raise Forbidden(_("Only the club's staff record payments."))
     amount = payment_check(payer=payer, payee=payee, amount=amount)
-    if not (memo or "").strip():
+    if not memo.strip():
         memo = _("Payment from %(payer)s to %(payee)s") % {
-            "payer": _party_name(payer),
-            "payee": _party_name(payee),
+            "payer": party_label(payer, in_sentence=True),
+            "payee": party_label(payee, in_sentence=True),
         }
     return ledger_post(
-        legs=[(payer, amount), (payee, -amount)],
+        legs=[
+            LegSpec(account=party_account_open(party=payer), amount=amount),
+            LegSpec(account=party_account_open(party=payee), amount=-amount),
+        ],
         memo=memo,
         kind=SourceKind.PAYMENT,
-        posted_by=posted_by,
+        recorded_by=recorded_by,
         at=at,
     )
 
@@ -291,10 +313,16 @@ def payment_record(
 # Results and ratings ------------------------------------------------------------------
 
 
-def match_result_check(*, winner: Player, loser: Player, length: int, rated: bool, ended_by: str):
+def match_result_check(
+    *,
+    winner: Player,
+    loser: Player,
+    length: int,
+    rated: bool,
+    ended_by: str,
+    played_at: datetime | None = None,
+) -> None:
     """Check a result without recording it (``Invalid`` if it cannot be recorded)."""
-    if not isinstance(winner, Player) or not isinstance(loser, Player):
-        raise Invalid(_("A result names two players."))
     if winner.pk == loser.pk:
         raise Invalid(_("A player cannot play a match against themself."))
     if isinstance(length, bool) or not isinstance(length, int):
@@ -308,6 +336,11 @@ def match_result_check(*, winner: Player, loser: Player, length: int, rated: boo
         raise Invalid(_("A money session is never rated."))
     if ended_by not in MatchResult.EndedBy.values:
         raise Invalid(_("%(how)s is not a way a match ends.") % {"how": ended_by})
+    if played_at is not None and played_at > timezone.now() + MAX_CLOCK_SKEW:
+        raise Invalid(
+            _("A result is recorded once the match is played: %(at)s is in the future.")
+            % {"at": played_at.isoformat()}
+        )
 
 
 def _rate(result: MatchResult, winner: Player, loser: Player) -> list[RatingChange]:
@@ -319,18 +352,26 @@ def _rate(result: MatchResult, winner: Player, loser: Player) -> list[RatingChan
         loser_experience=loser.experience,
         length=result.length,
     )
+    sides = (
+        (
+            winner,
+            update.winner_change,
+            update.winner_rating,
+            update.winner_k,
+            update.winner_experience,
+        ),
+        (loser, update.loser_change, update.loser_rating, update.loser_k, update.loser_experience),
+    )
     changes = []
-    for side, player in (("winner", winner), ("loser", loser)):
-        rating_after = getattr(update, f"{side}_rating")
-        experience_after = getattr(update, f"{side}_experience")
+    for player, change, rating_after, k, experience_after in sides:
         changes.append(
             RatingChange(
                 result=result,
                 player=player,
                 rating_before=player.rating,
-                change=getattr(update, f"{side}_change"),
+                change=change,
                 rating_after=rating_after,
-                k=getattr(update, f"{side}_k"),
+                k=k,
                 experience_before=player.experience,
                 experience_after=experience_after,
             )
@@ -347,9 +388,9 @@ def match_result_record(
     length: int,
     rated: bool = True,
     ended_by: str = MatchResult.EndedBy.PLAYED,
-    source=None,
+    source: models.Model | None = None,
     played_at: datetime | None = None,
-    recorded_by=None,
+    recorded_by: User | None = None,
 ) -> MatchResult:
     """Record a finished match and, if rated, apply its FIBS rating change at once.
 
@@ -359,7 +400,14 @@ def match_result_record(
     links the match object (one result per source: ``Conflict`` the second time).
     Both players' rows are locked while their ratings change.
     """
-    match_result_check(winner=winner, loser=loser, length=length, rated=rated, ended_by=ended_by)
+    match_result_check(
+        winner=winner,
+        loser=loser,
+        length=length,
+        rated=rated,
+        ended_by=ended_by,
+        played_at=played_at,
+    )
     source_type, source_id = _source_link(source)
     if (
         source_type is not None
@@ -399,12 +447,14 @@ def match_result_record(
     return result
 
 
-def _identity(items: Iterable, total: int) -> Iterator:
+def _unwatched(items: Iterable[T], total: int) -> Iterator[T]:
     yield from items
 
 
 @db_transaction.atomic
-def ratings_rebuild(*, progress: Callable[[Iterable, int], Iterable] | None = None) -> int:
+def ratings_rebuild(
+    *, progress: Callable[[Iterable[MatchResult], int], Iterable[MatchResult]] = _unwatched
+) -> int:
     """Recompute every rating and the whole rating history from the results, in the
     order they were recorded, from 1500 and experience 0 for everyone. Arrives at exactly
     the numbers the incremental updates gave. ``progress(items, total)`` may wrap the
@@ -416,7 +466,7 @@ def ratings_rebuild(*, progress: Callable[[Iterable, int], Iterable] | None = No
     results = MatchResult.objects.filter(rated=True).order_by("id")
     total = results.count()
     changes: list[RatingChange] = []
-    for result in (progress or _identity)(results.iterator(chunk_size=1000), total):
+    for result in progress(results.iterator(chunk_size=1000), total):
         changes += _rate(result, players[result.winner_id], players[result.loser_id])
     RatingChange.objects.bulk_create(changes, batch_size=1000)
     Player.objects.bulk_update(list(players.values()), ["rating", "experience"], batch_size=500)
@@ -424,9 +474,9 @@ def ratings_rebuild(*, progress: Callable[[Iterable, int], Iterable] | None = No
 
 
 @db_transaction.atomic
-def match_result_delete(*, result: MatchResult, deleted_by) -> None:
+def match_result_delete(*, result: MatchResult, deleted_by: User) -> None:
     """Staff remove a wrongly recorded result; every rating is then rebuilt without it."""
-    if deleted_by is None or not deleted_by.is_staff:
+    if not deleted_by.is_staff:
         raise Forbidden(_("Only the club's staff remove results."))
     locked = MatchResult.objects.select_for_update().get(pk=result.pk)
     RatingChange.objects.filter(result=locked).delete()

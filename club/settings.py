@@ -9,23 +9,58 @@ import os
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+from club.names import ID_SCHEMA, USERNAME_SCHEMA
+
+# Django's generic classes (ModelAdmin[Player], ModelForm[...]) take type arguments.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
+TRUE = {"1", "true", "yes", "on"}
+FALSE = {"0", "false", "no", "off"}
+
 
 def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
+    """An on/off variable: unset or empty is ``default``; anything but 1/0, true/false,
+    yes/no, on/off is refused, naming the variable (a typo is not "off")."""
+    value = os.environ.get(name, "").strip().lower()
+    if not value:
         return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+    if value not in TRUE | FALSE:
+        raise ImproperlyConfigured(
+            f"{name}={os.environ[name]!r}: say 1 or 0 (also true/false, yes/no, on/off)."
+        )
+    return value in TRUE
 
 
 def env_list(name: str, default: str) -> list[str]:
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+    """A comma-separated list: unset is ``default``; an empty item or one with spaces
+    inside (items separated by spaces, not commas) is refused, naming the variable."""
+    value = os.environ.get(name, default)
+    if not value.strip():
+        return []
+    items = [item.strip() for item in value.split(",")]
+    if any(not item or any(c.isspace() for c in item) for item in items):
+        raise ImproperlyConfigured(
+            f"{name}={value!r}: separate the items with commas, with none left empty."
+        )
+    return items
+
+
+def env_int(name: str, default: int) -> int:
+    """A whole number: unset or empty is ``default``; anything else is refused."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isascii() or not value.isdigit():
+        raise ImproperlyConfigured(f"{name}={value!r}: say a whole number of 0 or more.")
+    return int(value)
 
 
 DEBUG = env_bool("DEBUG", False)
@@ -51,6 +86,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_filters",
     "club",
     "matches",
     "chouette",
@@ -136,14 +172,18 @@ STORAGES = {
 CLUB_NAME = os.environ.get("CLUB_NAME", "Backgammon Club")
 CLUB_CURRENCY = os.environ.get("CLUB_CURRENCY", "EUR")
 
-# REST API: token or session auth; errors always {"error", "detail"}.
+# REST API (docs/api.md): JSON in and out, token or session auth, errors always
+# {"error", "detail"}, every list paged, filters from django-filter.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "club.api_base.Page",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_SCHEMA_CLASS": "club.api_schema.ClubAutoSchema",
     "EXCEPTION_HANDLER": "club.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -152,6 +192,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": _("Matches, chouettes, tournaments, the club ledger and ratings."),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "DEFAULT_GENERATOR_CLASS": "club.api_schema.SchemaGenerator",
+    # Request strings that may not be blank say so (minLength 1): the inputs are their
+    # own serializers, so the schema can be exact.
+    "ENFORCE_NON_BLANK_FIELDS": True,
+    "PATH_CONVERTER_OVERRIDES": {"id": ID_SCHEMA, "username": USERNAME_SCHEMA},
     # Swagger UI from the installed sidecar package: no CDN, no network at run time.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -177,6 +222,8 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
+# Beat keeps its schedule file there whatever the broker (Redis included).
+(VAR_DIR / "celery").mkdir(parents=True, exist_ok=True)
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
@@ -184,12 +231,14 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
-SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 X_FRAME_OPTIONS = "DENY"
+# Under /api/ a CSRF failure answers the API's JSON error, elsewhere Django's page.
+CSRF_FAILURE_VIEW = "club.api_errors.csrf_failure"
 
 # One structured line per request and per task.
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")

@@ -22,36 +22,42 @@ NP-hard in general, so:
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Generic, TypeAlias, TypeVar
 
-CENT = Decimal("0.01")
+from club.money import CENT
+
 EXACT_LIMIT = 16
+
+K = TypeVar("K", bound=Hashable)
+Item: TypeAlias = tuple[K, int]  # a holder and their balance in cents
+Group: TypeAlias = list[Item[K]]
 
 
 @dataclass(frozen=True)
-class Transfer:
-    payer: Hashable
-    payee: Hashable
+class Transfer(Generic[K]):
+    payer: K
+    payee: K
     amount: Decimal
 
 
-def _to_cents(amount) -> int:
-    value = Decimal(amount)
-    cents = value / CENT
+def _to_cents(amount: Decimal) -> int:
+    cents = amount / CENT
     if cents != cents.to_integral_value():
         raise ValueError(f"{amount} has more than two decimal places")
     return int(cents)
 
 
-def _split_pairs(items: list[tuple[Hashable, int]]):
+def _split_pairs(items: list[Item[K]]) -> tuple[list[Group[K]], list[Item[K]]]:
     """Pull out (x, -x) pairs; return (groups, rest)."""
-    waiting: dict[int, list[tuple[Hashable, int]]] = {}
-    groups: list[list[tuple[Hashable, int]]] = []
-    rest: list[tuple[Hashable, int] | None] = []
+    waiting: dict[int, list[int]] = {}
+    groups: list[Group[K]] = []
+    rest: list[Item[K] | None] = []
     for item in items:
         partners = waiting.get(-item[1])
         if partners:
             partner_index = partners.pop(0)
             partner = rest[partner_index]
+            assert partner is not None  # an index in waiting points at a kept item
             rest[partner_index] = None
             groups.append([partner, item])
         else:
@@ -60,7 +66,7 @@ def _split_pairs(items: list[tuple[Hashable, int]]):
     return groups, [item for item in rest if item is not None]
 
 
-def _best_partition(items: list[tuple[Hashable, int]]) -> list[list[tuple[Hashable, int]]]:
+def _best_partition(items: list[Item[K]]) -> list[Group[K]]:
     """The partition of ``items`` (summing to zero) into the most zero-sum groups."""
     n = len(items)
     if n == 0:
@@ -84,14 +90,16 @@ def _best_partition(items: list[tuple[Hashable, int]]) -> list[list[tuple[Hashab
         last[mask] = pick
     # Replay the choices: removing ``last`` one by one lists the items in an order whose
     # zero-sum prefixes cut the groups.
-    order = []
+    order: list[int] = []
     mask = full
     while mask:
         bit = last[mask]
         order.append(bit.bit_length() - 1)
         mask ^= bit
     order.reverse()
-    groups, current, total = [], [], 0
+    groups: list[Group[K]] = []
+    current: Group[K] = []
+    total = 0
     for index in order:
         current.append(items[index])
         total += items[index][1]
@@ -103,14 +111,14 @@ def _best_partition(items: list[tuple[Hashable, int]]) -> list[list[tuple[Hashab
     return groups
 
 
-def _split_triples(items: list[tuple[Hashable, int]]):
+def _split_triples(items: list[Item[K]]) -> tuple[list[Group[K]], list[Item[K]]]:
     """Greedily pull out zero-sum triples (for the large case)."""
-    groups = []
+    groups: list[Group[K]] = []
     items = list(items)
     found = True
     while found and len(items) >= 3:
         found = False
-        where = {}
+        where: dict[int, list[int]] = {}
         for index, (_key, value) in enumerate(items):
             where.setdefault(value, []).append(index)
         for i in range(len(items)):
@@ -129,26 +137,28 @@ def _split_triples(items: list[tuple[Hashable, int]]):
     return groups, items
 
 
-def _settle_group(group: list[tuple[Hashable, int]]) -> list[Transfer]:
+def _settle_group(group: Group[K]) -> list[Transfer[K]]:
     """``k - 1`` payments for a zero-sum group of ``k``: the biggest debtor pays the
     biggest creditor, each payment clearing at least one of them."""
-    debtors = sorted(([key, -value] for key, value in group if value < 0), key=lambda d: -d[1])
-    creditors = sorted(([key, value] for key, value in group if value > 0), key=lambda c: -c[1])
+    debtors = sorted(((key, -value) for key, value in group if value < 0), key=lambda d: -d[1])
+    creditors = sorted(((key, value) for key, value in group if value > 0), key=lambda c: -c[1])
+    owed = [value for _key, value in debtors]
+    due = [value for _key, value in creditors]
     transfers = []
     d = c = 0
     while d < len(debtors) and c < len(creditors):
-        amount = min(debtors[d][1], creditors[c][1])
+        amount = min(owed[d], due[c])
         transfers.append(Transfer(debtors[d][0], creditors[c][0], Decimal(amount) * CENT))
-        debtors[d][1] -= amount
-        creditors[c][1] -= amount
-        if debtors[d][1] == 0:
+        owed[d] -= amount
+        due[c] -= amount
+        if owed[d] == 0:
             d += 1
-        if creditors[c][1] == 0:
+        if due[c] == 0:
             c += 1
     return transfers
 
 
-def settle_up(balances: Mapping[Hashable, Decimal]) -> list[Transfer]:
+def settle_up(balances: Mapping[K, Decimal]) -> list[Transfer[K]]:
     """The fewest payments that bring every balance (summing to zero) to zero."""
     items = [(key, _to_cents(amount)) for key, amount in balances.items()]
     if sum(value for _key, value in items) != 0:

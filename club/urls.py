@@ -2,30 +2,38 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path, re_path
+from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from chouette import views as chouette_views
 from club import api, views
+from club.api_base import Operations
 from club.api_errors import api_not_found
+from club.names import IdConverter, UsernameConverter
 from matches import views as matches_views
 
+# Every app's paths name rows by <id:...> and players by <username:...>.
+register_converter(IdConverter, "id")
+register_converter(UsernameConverter, "username")
+
 api_patterns = [
-    path("auth/token/", api.TokenView.as_view(), name="api-token"),
-    path("players/", api.PlayerListView.as_view(), name="api-players"),
-    path("players/<str:username>/", api.PlayerDetailView.as_view(), name="api-player"),
+    path("auth/token/", api.TokenCreateView.as_view(), name="api-token"),
+    path("players/", api.PlayerCreateView.as_view(), name="api-players"),
+    path("players/<username:username>/", api.PlayerDetailView.as_view(), name="api-player"),
     path(
-        "players/<str:username>/ledger/", api.PlayerLedgerView.as_view(), name="api-player-ledger"
+        "players/<username:username>/ledger/",
+        api.PlayerLedgerView.as_view(),
+        name="api-player-ledger",
     ),
     path(
-        "players/<str:username>/ratings/",
+        "players/<username:username>/ratings/",
         api.PlayerRatingsView.as_view(),
         name="api-player-ratings",
     ),
-    path("results/", api.ResultListView.as_view(), name="api-results"),
-    path("results/<int:pk>/", api.ResultDetailView.as_view(), name="api-result"),
+    path("results/", Operations(api.ResultListView, api.ResultCreateView), name="api-results"),
+    path("results/<id:pk>/", api.ResultDetailView.as_view(), name="api-result"),
     path("leaderboard/", api.LeaderboardView.as_view(), name="api-leaderboard"),
-    path("ledger/payments/", api.PaymentView.as_view(), name="api-ledger-payments"),
+    path("ledger/payments/", api.PaymentCreateView.as_view(), name="api-ledger-payments"),
     path("ledger/trial-balance/", api.TrialBalanceView.as_view(), name="api-ledger-trial-balance"),
     path("ledger/settle-up/", api.SettleUpView.as_view(), name="api-ledger-settle-up"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -36,9 +44,13 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("players/", views.players, name="players"),
-    path("players/<str:username>/", views.player, name="player"),
-    path("players/<str:username>/statement/", views.statement, name="player-statement"),
-    path("players/<str:username>/statement.csv", views.statement_csv, name="player-statement-csv"),
+    path("players/<username:username>/", views.player, name="player"),
+    path("players/<username:username>/statement/", views.statement, name="player-statement"),
+    path(
+        "players/<username:username>/statement.csv",
+        views.statement_csv,
+        name="player-statement-csv",
+    ),
     path("results/", views.results, name="results"),
     path("ledger/", views.ledger, name="ledger"),
     path("ledger/trial-balance/", views.trial_balance, name="ledger-trial-balance"),
@@ -51,5 +63,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/", include(api_patterns)),
-    re_path(r"^api/(?P<path>.*)$", api_not_found),
+    # Whatever else starts with api/ (a newline in the path included).
+    re_path(r"^api/", api_not_found),
 ]

@@ -1,14 +1,23 @@
 """The club's pages: home, players and ratings, results, the ledger."""
 
 import csv
-from datetime import date
+from datetime import date, datetime
+from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseBase,
+    JsonResponse,
+)
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -17,19 +26,22 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from club import health, selectors, services
+from club import health, money, selectors, services
+from club.auth import member
 from club.charts import rating_chart_svg
-from club.errors import NotFound, ServiceError
-from club.models import CLUB, Player
+from club.errors import Invalid, NotFound, ServiceError
+from club.models import Player
+from club.params import at_param
+from club.parties import party_label, party_name
 
 
-def home(request):
+def home(request: HttpRequest) -> HttpResponse:
     return render(request, "club/home.html")
 
 
 @never_cache
 @require_GET
-def healthz(request):
+def healthz(request: HttpRequest) -> JsonResponse:
     """200 when the database and the broker answer; 503 saying which one did not."""
     problems = [p for p in (health.database_problem(), health.broker_problem()) if p]
     if problems:
@@ -44,38 +56,31 @@ def _player_or_404(username: str) -> Player:
         raise Http404(str(error.message)) from None
 
 
-def _may_see_ledger(user, player: Player) -> bool:
-    """A player's statement is for the player themself and the club's staff."""
-    return user.is_staff or getattr(getattr(user, "player", None), "pk", None) == player.pk
-
-
-def _date_or_none(raw: str | None) -> date | None:
-    if not raw:
-        return None
+def _day_shown(request: HttpRequest) -> tuple[date | None, bool]:
+    """The ``?at=`` day of a page and whether it was a bad date (the page says so and
+    shows everything). The page's own date field sends ``?at=`` when left empty."""
     try:
-        return date.fromisoformat(raw)
-    except ValueError:
-        return None
+        return at_param(request.GET.get("at") or None), False
+    except Invalid:
+        return None, True
 
 
-def _short_date(moment) -> str:
+def _short_date(moment: datetime) -> str:
     return date_format(timezone.localtime(moment), "SHORT_DATE_FORMAT")
 
 
 # Players and ratings ------------------------------------------------------------------
 
 
-def players(request):
+def players(request: HttpRequest) -> HttpResponse:
     """The leaderboard: every player, best rating first."""
-    return render(
-        request,
-        "club/players.html",
-        {"players": list(enumerate(selectors.leaderboard(), start=1))},
-    )
+    ranked = [(player.rank, player) for player in selectors.leaderboard()]
+    return render(request, "club/players.html", {"players": ranked})
 
 
-def player(request, username):
-    """A player's page: rating, experience, rating chart, recent results, balance."""
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's page: rating, experience, rating chart, recent results and, for the
+    player and staff, the balance."""
     shown = _player_or_404(username)
     history = list(selectors.rating_history(player=shown))
     ratings = [history[0].rating_before if history else shown.rating]
@@ -85,7 +90,6 @@ def player(request, username):
         first_label=_short_date(history[0].result.played_at) if history else "",
         last_label=_short_date(history[-1].result.played_at) if history else "",
     )
-    logged_in = request.user.is_authenticated
     return render(
         request,
         "club/player.html",
@@ -94,35 +98,42 @@ def player(request, username):
             # The chart escapes every label it draws.
             "chart": mark_safe(chart),
             "results": selectors.player_results(player=shown, limit=20),
-            "balance": selectors.player_balance(player=shown) if logged_in else None,
-            "may_see_statement": logged_in and _may_see_ledger(request.user, shown),
+            "balance": selectors.player_balance_shown(player=shown, viewer=request.user),
         },
     )
 
 
-def results(request):
+def results(request: HttpRequest) -> HttpResponse:
     """Every match result, newest first, a page at a time."""
-    page = Paginator(selectors.results_list(), 50).get_page(request.GET.get("page"))
+    page = Paginator(selectors.result_list(), 50).get_page(request.GET.get("page"))
     return render(request, "club/results.html", {"page": page})
 
 
 # The ledger ---------------------------------------------------------------------------
 
 
-def _statement_context(request, shown: Player) -> dict:
-    on = _date_or_none(request.GET.get("at"))
+def _statement_context(request: HttpRequest, shown: Player) -> dict[str, Any]:
+    on, bad_date = _day_shown(request)
     entries = selectors.player_statement(player=shown, on=on)
     return {
         "shown": shown,
         "on": on,
-        "bad_date": bool(request.GET.get("at")) and on is None,
+        "bad_date": bad_date,
         "entries": list(reversed(entries)),  # newest first on the page
         "balance": selectors.player_balance(player=shown, on=on),
     }
 
 
+def _statement_player(request: HttpRequest, username: str) -> Player:
+    """The player whose statement is asked for, if the viewer may see it."""
+    shown = _player_or_404(username)
+    if not selectors.ledger_visible(player=shown, viewer=request.user):
+        raise PermissionDenied
+    return shown
+
+
 @login_required
-def ledger(request):
+def ledger(request: HttpRequest) -> HttpResponse:
     """The logged-in player's own statement; staff also find the club's books here."""
     me = getattr(request.user, "player", None)
     context = _statement_context(request, me) if me is not None else {"shown": None}
@@ -130,11 +141,9 @@ def ledger(request):
 
 
 @login_required
-def statement(request, username):
+def statement(request: HttpRequest, username: str) -> HttpResponse:
     """A player's statement, optionally as it stood at the end of ``?at=YYYY-MM-DD``."""
-    shown = _player_or_404(username)
-    if not _may_see_ledger(request.user, shown):
-        raise PermissionDenied
+    shown = _statement_player(request, username)
     return render(request, "club/statement.html", _statement_context(request, shown))
 
 
@@ -143,12 +152,13 @@ CSV_HEADER = ["date", "memo", "amount", "balance"]
 
 
 @login_required
-def statement_csv(request, username):
+def statement_csv(request: HttpRequest, username: str) -> HttpResponseBase:
     """The statement as CSV: date, memo, amount, running balance (oldest first)."""
-    shown = _player_or_404(username)
-    if not _may_see_ledger(request.user, shown):
-        raise PermissionDenied
-    on = _date_or_none(request.GET.get("at"))
+    shown = _statement_player(request, username)
+    try:
+        on = at_param(request.GET.get("at"))
+    except Invalid as error:
+        return HttpResponseBadRequest(str(error.message), content_type="text/plain")
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     suffix = f"-{on.isoformat()}" if on else ""
     response["Content-Disposition"] = (
@@ -169,50 +179,58 @@ def statement_csv(request, username):
 
 
 @staff_member_required
-def trial_balance(request):
+def trial_balance(request: HttpRequest) -> HttpResponse:
     """Every account of the club's books with its balance; they sum to zero (staff)."""
-    on = _date_or_none(request.GET.get("at"))
+    on, bad_date = _day_shown(request)
     return render(
         request,
         "club/trial_balance.html",
-        {"books": selectors.trial_balance(on=on), "on": on},
+        {"books": selectors.trial_balance(on=on), "on": on, "bad_date": bad_date},
     )
+
+
+class SettleUpPaymentForm(forms.Form):
+    """One of the settle-up page's payments, as its "Record as paid" button sends it."""
+
+    payer = forms.CharField(strip=False)
+    payee = forms.CharField(strip=False)
+    amount = forms.DecimalField(max_digits=money.LEG_DIGITS, decimal_places=money.PLACES)
 
 
 @staff_member_required
 @require_http_methods(["GET", "POST"])
-def settle_up(request):
+def settle_up(request: HttpRequest) -> HttpResponse:
     """The fewest payments that bring every balance to zero; staff record them here."""
     if request.method == "POST":
-        try:
-            payer = selectors.party_get(name=request.POST.get("payer", ""))
-            payee = selectors.party_get(name=request.POST.get("payee", ""))
-            services.payment_record(
-                payer=payer,
-                payee=payee,
-                amount=request.POST.get("amount", ""),
-                posted_by=request.user,
-            )
-        except ServiceError as error:
-            messages.error(request, str(error.message))
-        else:
-            messages.success(request, _("The payment is recorded."))
+        _settle_up_record(request)
         return redirect("ledger-settle-up")
-
-    def name(party):
-        return CLUB if party == CLUB else party.username
-
-    def label(party):
-        return _("The club") if party == CLUB else party.display_name
-
     payments = [
         {
-            "payer": name(t.payer),
-            "payee": name(t.payee),
-            "payer_label": label(t.payer),
-            "payee_label": label(t.payee),
-            "amount": t.amount,
+            "payer": party_name(transfer.payer),
+            "payee": party_name(transfer.payee),
+            "payer_label": party_label(transfer.payer),
+            "payee_label": party_label(transfer.payee),
+            "amount": transfer.amount,
         }
-        for t in selectors.settle_up_payments()
+        for transfer in selectors.settle_up_payments()
     ]
     return render(request, "club/settle_up.html", {"payments": payments})
+
+
+def _settle_up_record(request: HttpRequest) -> None:
+    """Record the payment a settle-up button sent; the page says how it went."""
+    form = SettleUpPaymentForm(request.POST)
+    if not form.is_valid():  # the page's own buttons always send a whole payment
+        messages.error(request, str(Invalid.default_message))
+        return
+    try:
+        services.payment_record(
+            payer=selectors.party_get(name=form.cleaned_data["payer"]),
+            payee=selectors.party_get(name=form.cleaned_data["payee"]),
+            amount=form.cleaned_data["amount"],
+            recorded_by=member(request.user),
+        )
+    except ServiceError as error:
+        messages.error(request, str(error.message))
+    else:
+        messages.success(request, _("The payment is recorded."))

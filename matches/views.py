@@ -1,11 +1,12 @@
 """Match and tournament pages."""
 
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 
-def play(request):
+def play(request: HttpRequest) -> HttpResponse:
     return render(request, "matches/play.html")
 
 
-def tournaments(request):
+def tournaments(request: HttpRequest) -> HttpResponse:
     return render(request, "matches/tournaments.html")

@@ -1,10 +1,15 @@
-"""Factories for real users, players and API tokens."""
+"""Factories for real users, players and API tokens, and ledger legs as tests name them."""
+
+from decimal import Decimal
 
 import factory
 from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 
-from club.models import Player
+from club import services
+from club.models import Account, Player
+from club.parties import CLUB
+from club.services import LegSpec
 
 PASSWORD = "correct-horse-battery"
 
@@ -34,3 +39,15 @@ class PlayerFactory(factory.django.DjangoModelFactory):
 
 def token_for(user) -> str:
     return Token.objects.get_or_create(user=user)[0].key
+
+
+def leg(owner: Account | Player | str, amount: Decimal) -> LegSpec:
+    """A leg for ``ledger_post`` on an account, a player's account, the club's cash
+    (``"club"``) or another club account by kind (``"fees"``, ``"prize_pool"``)."""
+    if isinstance(owner, Account):
+        account = owner
+    elif isinstance(owner, Player) or owner == CLUB:
+        account = services.party_account_open(party=owner)
+    else:
+        account = services.club_account_open(kind=Account.Kind(owner))
+    return LegSpec(account=account, amount=amount)

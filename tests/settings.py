@@ -14,3 +14,5 @@ STORAGES = {
     **BASE_STORAGES,
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+# The API fuzzer (tests/test_api_contract.py) calls the WSGI application as "localhost".
+ALLOWED_HOSTS = [*ALLOWED_HOSTS, "localhost"]  # noqa: F405

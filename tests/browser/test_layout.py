@@ -9,6 +9,7 @@ from django.conf import settings
 from django.utils import translation
 
 from tests.browser.helpers import DEVICES, log_in, site_menu
+from tests.factories import leg
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -113,12 +114,16 @@ def club(make_player):
         services.match_result_record(winner=bob, loser=carol, length=1, rated=False)
         services.match_result_record(winner=carol, loser=bob, length=1, rated=False)
     night = services.ledger_post(
-        legs=[(alice, Decimal("30.00")), (bob, Decimal("-20.00")), (carol, Decimal("-10.00"))],
+        legs=[
+            leg(alice, Decimal("30.00")),
+            leg(bob, Decimal("-20.00")),
+            leg(carol, Decimal("-10.00")),
+        ],
         memo="Chouette night: fourteen games, three players, the cube at 8 twice",
         kind="chouette",
     )
     services.payment_record(
-        payer=bob, payee="club", amount=Decimal("5.00"), posted_by=director.user
+        payer=bob, payee="club", amount=Decimal("5.00"), recorded_by=director.user
     )
     return {"alice": alice.pk, "transaction": night.pk}
 

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.browser.helpers import log_in, site_menu
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, leg
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -56,7 +56,7 @@ def test_leaderboard_player_page_chart_and_statement(page, make_player, screensh
     for winner, loser, length in [(alice, bob, 5), (alice, carol, 7), (bob, alice, 3)]:
         services.match_result_record(winner=winner, loser=loser, length=length)
     services.ledger_post(
-        legs=[(alice, Decimal("12.50")), (bob, Decimal("-12.50"))], memo="Chouette night"
+        legs=[leg(alice, Decimal("12.50")), leg(bob, Decimal("-12.50"))], memo="Chouette night"
     )
     log_in(page, "alice")
 
@@ -93,7 +93,11 @@ def test_staff_settle_up_records_each_payment_until_nobody_owes(page, make_playe
     make_player("director", staff=True)
     alice, bob, carol = (make_player(n) for n in ("alice", "bob", "carol"))
     services.ledger_post(
-        legs=[(alice, Decimal("30.00")), (bob, Decimal("-20.00")), (carol, Decimal("-10.00"))],
+        legs=[
+            leg(alice, Decimal("30.00")),
+            leg(bob, Decimal("-20.00")),
+            leg(carol, Decimal("-10.00")),
+        ],
         memo="Chouette night",
         kind="chouette",
     )

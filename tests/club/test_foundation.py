@@ -126,14 +126,18 @@ def test_anonymous_gets_401_json(api):
     assert response.json()["error"] == "not_authenticated"
 
 
-def test_taken_username_is_refused_and_nothing_changes(staff_api, make_player):
+@pytest.mark.parametrize(
+    ("username", "why"), [("alice", "taken"), ("ALICE", "taken"), ("club", "reserved")]
+)
+def test_a_taken_username_is_a_conflict_and_nothing_changes(staff_api, make_player, username, why):
     make_player("alice")
     before = Player.objects.count()
     response = staff_api.post(
-        "/api/players/", {"username": "alice", "password": "s3cret-pw"}, format="json"
+        "/api/players/", {"username": username, "password": "s3cret-pw"}, format="json"
     )
-    assert response.status_code == 400
-    assert "taken" in response.json()["detail"]
+    assert response.status_code == 409
+    assert response.json()["error"] == "conflict"
+    assert why in response.json()["detail"]
     assert Player.objects.count() == before
 
 

@@ -16,9 +16,11 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from club import selectors, services
+from club import money, selectors, services
 from club.errors import Conflict, Forbidden, Invalid
-from club.models import CLUB, Account, LedgerImmutable, Leg, Player, SourceKind, Transaction
+from club.models import Account, LedgerImmutable, Leg, Player, SourceKind, Transaction
+from club.parties import CLUB
+from tests.factories import leg
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +37,10 @@ def balance(player: Player) -> Decimal:
 
 
 def post(legs, memo="test posting", **kwargs) -> Transaction:
-    return services.ledger_post(legs=legs, memo=memo, **kwargs)
+    """Post ``(owner, amount)`` pairs (``tests.factories.leg`` names the accounts)."""
+    return services.ledger_post(
+        legs=[leg(owner, amount) for owner, amount in legs], memo=memo, **kwargs
+    )
 
 
 # Posting ------------------------------------------------------------------------------
@@ -48,13 +53,13 @@ def test_a_posting_records_its_legs_who_when_memo_and_source(make_player, staff)
         memo="Chouette night",
         kind=SourceKind.CHOUETTE,
         source=staff,  # any saved object; chouette sessions will link themselves
-        posted_by=staff.user,
+        recorded_by=staff.user,
         at=at("2026-03-01"),
     )
     posted = Transaction.objects.get(pk=posted.pk)
     assert posted.memo == "Chouette night"
     assert posted.kind == "chouette"
-    assert posted.posted_by == staff.user
+    assert posted.recorded_by == staff.user
     assert posted.at == at("2026-03-01")
     assert posted.recorded_at is not None
     assert posted.source == staff
@@ -62,27 +67,28 @@ def test_a_posting_records_its_legs_who_when_memo_and_source(make_player, staff)
     assert (balance(alice), balance(bob)) == (D("12.50"), D("-12.50"))
 
 
-def test_players_made_before_the_ledger_get_their_account_when_first_posted_to(make_player):
+def test_players_made_before_the_ledger_get_their_account_when_it_is_first_opened(make_player):
     alice = make_player("alice")  # the fixture makes the player row only
     assert not Account.objects.filter(player=alice).exists()
     assert balance(alice) == D("0.00")
-    post([(alice, D("1.00")), (CLUB, D("-1.00"))])
+    account = services.account_open_for_player(player=alice)
+    assert services.account_open_for_player(player=alice) == account
     assert Account.objects.get(player=alice).kind == Account.Kind.PLAYER
 
 
 def test_player_create_opens_the_players_account_and_reserves_club(db):
     gina = services.player_create(username="gina", password="pw-gina-1")
     assert Account.objects.filter(player=gina, kind="player").count() == 1
-    with pytest.raises(Invalid):
+    with pytest.raises(Conflict, match="reserved"):
         services.player_create(username="Club", password="pw-club-1")
 
 
 def test_club_accounts_are_one_per_kind(db):
-    cash = services.club_account(kind="club_cash")
-    assert services.club_account(kind="club_cash") == cash
-    assert services.club_account(kind="prize_pool") != cash
+    cash = services.club_account_open(kind=Account.Kind.CLUB_CASH)
+    assert services.club_account_open(kind=Account.Kind.CLUB_CASH) == cash
+    assert services.club_account_open(kind=Account.Kind.PRIZE_POOL) != cash
     with pytest.raises(Invalid):
-        services.club_account(kind="player")
+        services.club_account_open(kind=Account.Kind.PLAYER)
 
 
 @pytest.mark.parametrize(
@@ -115,7 +121,7 @@ def test_ledger_post_needs_a_memo_and_a_known_kind(make_player):
     assert not Transaction.objects.exists()
 
 
-def test_legs_can_name_club_accounts_by_kind(make_player):
+def test_postings_to_the_club_accounts_show_in_the_trial_balance(make_player):
     alice = make_player("alice")
     post([(alice, D("30.00")), ("prize_pool", D("-20.00")), ("fees", D("-10.00"))])
     books = selectors.trial_balance()
@@ -137,9 +143,9 @@ legs_strategy = st.lists(
 @pytest.fixture
 def accounts(make_player):
     players = [make_player(name) for name in ("alice", "bob", "carol")]
-    return [services.account_for_player(player=p) for p in players] + [
-        services.club_account(kind="club_cash"),
-        services.club_account(kind="prize_pool"),
+    return [services.account_open_for_player(player=p) for p in players] + [
+        services.club_account_open(kind=Account.Kind.CLUB_CASH),
+        services.club_account_open(kind=Account.Kind.PRIZE_POOL),
     ]
 
 
@@ -205,9 +211,9 @@ def test_property_postings_and_reversals_keep_the_trial_balance_at_exactly_zero(
                 original = posted[step[1] % len(posted)]
                 if Transaction.objects.filter(reverses=original).exists():
                     with pytest.raises(Conflict):
-                        services.ledger_reverse(transaction=original, posted_by=None)
+                        services.ledger_reverse(transaction=original, recorded_by=None)
                     continue
-                reversal = services.ledger_reverse(transaction=original, posted_by=None)
+                reversal = services.ledger_reverse(transaction=original, recorded_by=None)
                 assert reversal.reverses == original
                 posted.append(reversal)
                 for leg in original.legs.all():
@@ -227,11 +233,11 @@ def test_property_postings_and_reversals_keep_the_trial_balance_at_exactly_zero(
 def test_a_reversal_turns_every_leg_and_points_at_the_original(make_player, staff):
     alice, bob = make_player("alice"), make_player("bob")
     original = post([(alice, D("7.00")), (bob, D("-7.00"))], memo="Money session")
-    reversal = services.ledger_reverse(transaction=original, posted_by=staff.user)
+    reversal = services.ledger_reverse(transaction=original, recorded_by=staff.user)
     assert reversal.reverses == original
     assert reversal.source == original
     assert reversal.kind == SourceKind.CORRECTION
-    assert reversal.posted_by == staff.user
+    assert reversal.recorded_by == staff.user
     assert reversal.memo == f"Reversal of #{original.pk}: Money session"
     assert Transaction.objects.get(pk=original.pk).reversed_by == reversal
     assert (balance(alice), balance(bob)) == (D("0.00"), D("0.00"))
@@ -241,10 +247,10 @@ def test_a_reversal_turns_every_leg_and_points_at_the_original(make_player, staf
 def test_a_transaction_is_reversed_once_but_a_reversal_can_be_reversed(make_player):
     alice = make_player("alice")
     original = post([(alice, D("3.00")), (CLUB, D("-3.00"))])
-    reversal = services.ledger_reverse(transaction=original, posted_by=None)
+    reversal = services.ledger_reverse(transaction=original, recorded_by=None)
     with pytest.raises(Conflict):
-        services.ledger_reverse(transaction=original, posted_by=None)
-    services.ledger_reverse(transaction=reversal, posted_by=None)
+        services.ledger_reverse(transaction=original, recorded_by=None)
+    services.ledger_reverse(transaction=reversal, recorded_by=None)
     assert balance(alice) == D("3.00")
 
 
@@ -289,7 +295,7 @@ def test_legs_and_transactions_cannot_be_updated_or_deleted_through_the_orm(make
 def test_only_ledger_post_writes_the_ledger(make_player):
     alice = make_player("alice")
     posted = post([(alice, D("3.00")), (CLUB, D("-3.00"))])
-    account = services.account_for_player(player=alice)
+    account = services.account_open_for_player(player=alice)
     with pytest.raises(LedgerImmutable):
         Leg.objects.create(transaction=posted, account=account, amount=D("1.00"))
     with pytest.raises(LedgerImmutable):
@@ -304,9 +310,12 @@ def test_postings_and_reversals_commit(make_player):
     # With real commits: on PostgreSQL the deferred triggers run and accept them.
     alice, bob = make_player("alice"), make_player("bob")
     posted = post([(alice, D("2.50")), (bob, D("-1.50")), ("fees", D("-1.00"))])
-    services.ledger_reverse(transaction=posted, posted_by=None)
+    services.ledger_reverse(transaction=posted, recorded_by=None)
     services.payment_record(
-        payer=alice, payee=CLUB, amount="1.00", posted_by=make_player("boss", staff=True).user
+        payer=alice,
+        payee=CLUB,
+        amount=D("1.00"),
+        recorded_by=make_player("boss", staff=True).user,
     )
     assert Transaction.objects.count() == 3
     assert selectors.ledger_total() == D("0.00")
@@ -331,8 +340,8 @@ def raw_leg(cursor, transaction_id: int, account: Account, amount: str) -> None:
 @pytest.mark.skipif(not ON_POSTGRESQL, reason="the deferred trigger exists on PostgreSQL only")
 @pytest.mark.django_db(transaction=True)
 def test_postgresql_rejects_an_unbalanced_raw_sql_insert_at_commit(make_player):
-    alice = services.account_for_player(player=make_player("alice"))
-    cash = services.club_account(kind="club_cash")
+    alice = services.account_open_for_player(player=make_player("alice"))
+    cash = services.club_account_open(kind=Account.Kind.CLUB_CASH)
     with (
         pytest.raises(IntegrityError, match="does not balance"),
         transaction.atomic(),
@@ -392,7 +401,7 @@ def march(make_player, staff):
         at=at("2026-03-01"),
     )
     services.payment_record(
-        payer=CLUB, payee=alice, amount=D("12.50"), posted_by=staff.user, at=at("2026-03-05")
+        payer=CLUB, payee=alice, amount=D("12.50"), recorded_by=staff.user, at=at("2026-03-05")
     )
     post(
         [(alice, D("-7.25")), (bob, D("7.25"))],
@@ -473,9 +482,14 @@ def test_player_ledger_api_gives_balance_and_entries(api, march):
     assert api.get("/api/players/alice/ledger/?at=March").json()["error"] == "invalid"
 
 
-def test_player_card_gives_the_real_balance(api, march, make_player):
+def test_player_card_gives_the_balance_to_the_player_and_staff_only(api, march, make_player, staff):
+    alice, _bob = march
     carol = make_player("carol")
-    assert api.as_user(carol.user).get("/api/players/alice/").json()["balance"] == "-7.25"
+    assert api.as_user(alice.user).get("/api/players/alice/").json()["balance"] == "-7.25"
+    assert api.as_user(staff.user).get("/api/players/alice/").json()["balance"] == "-7.25"
+    others = api.as_user(carol.user).get("/api/players/alice/").json()
+    assert others["balance"] is None
+    assert others["rating"] == 1500.0  # the rest of the card is for every member
     assert api.get("/api/players/carol/").json()["balance"] == "0.00"
 
 
@@ -504,7 +518,7 @@ def test_staff_record_a_payment_between_players(staff_api, make_player):
     assert (body["payer"], body["payee"], body["memo"]) == ("alice", "bob", "Cash at the table")
     payment = Transaction.objects.get(pk=body["transaction"])
     assert payment.kind == "payment"
-    assert payment.posted_by.username == "director"
+    assert payment.recorded_by.username == "director"
     # The payer's balance rises, the payee's falls: both are now square.
     assert (balance(alice), balance(bob)) == (D("0.00"), D("0.00"))
 
@@ -516,11 +530,14 @@ def test_staff_record_a_payment_to_and_from_the_club(staff_api, make_player):
     )
     assert response.status_code == 201
     assert response.json()["memo"] == "Payment from Alice to the club"
+    assert response.json()["amount"] == "5.00"
     assert balance(alice) == D("5.00")
-    cash = services.club_account(kind="club_cash")
+    cash = services.club_account_open(kind=Account.Kind.CLUB_CASH)
     assert selectors.account_balance(account=cash) == D("-5.00")
     staff_api.post(
-        "/api/ledger/payments/", {"payer": "club", "payee": "alice", "amount": 5}, format="json"
+        "/api/ledger/payments/",
+        {"payer": "club", "payee": "alice", "amount": "5.00"},
+        format="json",
     )
     assert balance(alice) == D("0.00")
     assert selectors.account_balance(account=cash) == D("0.00")
@@ -537,6 +554,8 @@ def test_staff_record_a_payment_to_and_from_the_club(staff_api, make_player):
         ({"payer": "alice", "payee": "bob", "amount": "ten"}, 400, "invalid"),
         ({"payer": "alice", "payee": "bob", "amount": "NaN"}, 400, "invalid"),
         ({"payer": "alice", "payee": "bob", "amount": "1e20"}, 400, "invalid"),
+        ({"payer": "alice", "payee": "bob", "amount": 5}, 400, "invalid"),  # money is a string
+        ({"payer": "alice", "payee": "bob", "amount": "5.00", "note": "x"}, 400, "invalid"),
         ({"payer": "alice", "payee": "alice", "amount": "5.00"}, 400, "invalid"),
         ({"payer": "club", "payee": "club", "amount": "5.00"}, 400, "invalid"),
         ({"payer": "alice", "payee": "nobody", "amount": "5.00"}, 404, "not_found"),
@@ -563,7 +582,7 @@ def test_a_player_may_not_record_payments(api, make_player):
     assert response.json()["error"] == "forbidden"
     assert not Transaction.objects.exists()
     with pytest.raises(Forbidden):
-        services.payment_record(payer=alice, payee=CLUB, amount="1.00", posted_by=alice.user)
+        services.payment_record(payer=alice, payee=CLUB, amount=D("1.00"), recorded_by=alice.user)
     assert not Transaction.objects.exists()
 
 
@@ -580,8 +599,9 @@ def test_trial_balance_api_for_staff_sums_to_zero(staff_api, api, march):
 
 def test_settle_up_api_for_staff(staff_api, march):
     body = staff_api.get("/api/ledger/settle-up/").json()
+    assert (body["count"], body["next"], body["previous"]) == (2, None, None)
     # Alice owes 7.25 and Bob 5.25; nobody is owed, so both pay the club.
-    assert sorted((p["payer"], p["payee"], p["amount"]) for p in body) == [
+    assert sorted((p["payer"], p["payee"], p["amount"]) for p in body["results"]) == [
         ("alice", "club", "7.25"),
         ("bob", "club", "5.25"),
     ]
@@ -603,7 +623,7 @@ def test_schema_documents_the_ledger_endpoints(client):
 
 def test_ledger_check_passes_on_a_good_ledger(march):
     original = Transaction.objects.first()
-    services.ledger_reverse(transaction=original, posted_by=None)
+    services.ledger_reverse(transaction=original, recorded_by=None)
     out = StringIO()
     call_command("ledger_check", stdout=out)
     assert "The ledger balances: 4 transactions" in out.getvalue()
@@ -635,9 +655,9 @@ def test_ledger_check_fails_naming_a_transaction_broken_with_raw_sql(march):
     err = StringIO()
     with raw_sql_breakage():
         with connection.cursor() as cursor:
-            raw_leg(cursor, broken.pk, services.account_for_player(player=alice), "0.01")
+            raw_leg(cursor, broken.pk, services.account_open_for_player(player=alice), "0.01")
             lonely = raw_transaction(cursor, "one leg")
-            raw_leg(cursor, lonely, services.club_account(kind="fees"), "-0.01")
+            raw_leg(cursor, lonely, services.club_account_open(kind=Account.Kind.FEES), "-0.01")
         with pytest.raises(CommandError, match="does not balance"):
             call_command("ledger_check", stdout=StringIO(), stderr=err)
     problems = err.getvalue()
@@ -653,7 +673,7 @@ def test_ledger_check_fails_when_the_whole_ledger_is_off(march):
     with raw_sql_breakage():
         with connection.cursor() as cursor:
             lonely = raw_transaction(cursor, "half a posting")
-            raw_leg(cursor, lonely, services.account_for_player(player=alice), "3.00")
+            raw_leg(cursor, lonely, services.account_open_for_player(player=alice), "3.00")
         with pytest.raises(CommandError):
             call_command("ledger_check", stdout=StringIO(), stderr=err)
     assert "the ledger does not balance: all legs sum to 3.00" in err.getvalue()
@@ -670,8 +690,8 @@ def test_ledger_check_fails_on_a_reversal_that_does_not_mirror_its_original(marc
         )
         cursor.execute("SELECT MAX(id) FROM club_transaction")
         bad = cursor.fetchone()[0]
-        raw_leg(cursor, bad, services.account_for_player(player=alice), "-1.00")
-        raw_leg(cursor, bad, services.account_for_player(player=bob), "1.00")
+        raw_leg(cursor, bad, services.account_open_for_player(player=alice), "-1.00")
+        raw_leg(cursor, bad, services.account_open_for_player(player=bob), "1.00")
     err = StringIO()
     with pytest.raises(CommandError):
         call_command("ledger_check", stdout=StringIO(), stderr=err)
@@ -713,7 +733,7 @@ def test_admin_action_reverses_the_selected_transactions(client, staff, march):
     assert Transaction.objects.filter(reverses__isnull=False).count() == 3
     assert (balance(alice), balance(bob)) == (D("0.00"), D("0.00"))
     assert set(
-        Transaction.objects.filter(reverses__isnull=False).values_list("posted_by", flat=True)
+        Transaction.objects.filter(reverses__isnull=False).values_list("recorded_by", flat=True)
     ) == {staff.user.pk}
     # Reversing again is refused with a message, and nothing is posted.
     client.post("/admin/club/transaction/", {"action": "reverse_selected", "_selected_action": ids})
@@ -730,7 +750,11 @@ def test_staff_record_a_payment_in_the_admin(client, staff, make_player):
     )
     assert response.status_code == 302, response.content.decode()[:3000]
     payment = Transaction.objects.get()
-    assert (payment.kind, payment.memo, payment.posted_by) == ("payment", "Membership", staff.user)
+    assert (payment.kind, payment.memo, payment.recorded_by) == (
+        "payment",
+        "Membership",
+        staff.user,
+    )
     assert balance(alice) == D("15.00")
     assert client.get("/admin/club/payment/").status_code == 200
     assert client.get(f"/admin/club/payment/{payment.pk}/change/").status_code == 200
@@ -750,3 +774,76 @@ def test_admin_refuses_a_bad_payment(client, staff, make_player, amount_and_part
     )
     assert response.status_code == 200
     assert not Transaction.objects.exists()
+
+
+# What no club could mean -------------------------------------------------------------
+
+
+def test_a_payment_moves_at_most_100000(staff_api, make_player, staff):
+    alice = make_player("alice")
+    ok = {"payer": "alice", "payee": "club", "amount": "100000.00"}
+    assert staff_api.post("/api/ledger/payments/", ok, format="json").status_code == 201
+    for amount in ("100000.01", "10000000000.00"):
+        response = staff_api.post("/api/ledger/payments/", {**ok, "amount": amount}, format="json")
+        assert response.status_code == 400
+        assert response.json()["error"] == "invalid"
+        assert "100000" in response.json()["detail"]
+    with pytest.raises(Invalid, match=r"at most 100000\.00"):
+        services.payment_record(
+            payer=alice, payee=CLUB, amount=D("10000000000.00"), recorded_by=staff.user
+        )
+    assert balance(alice) == D("100000.00")
+
+
+def test_the_admin_refuses_a_payment_over_100000(client, staff, make_player):
+    alice = make_player("alice")
+    client.force_login(staff.user)
+    response = client.post(
+        "/admin/club/payment/add/", {"payer": alice.pk, "payee": "", "amount": "10000000000.00"}
+    )
+    assert response.status_code == 200
+    assert "at most 100000.00" in response.content.decode()
+    assert not Transaction.objects.exists()
+
+
+def test_a_balance_past_any_single_leg_still_answers_in_full(api, make_player, staff):
+    """Money fields answer whatever the books hold: a balance is a sum of legs."""
+    bob = make_player("bob")
+    for _ in range(3):
+        post([(bob, money.MAX_LEG_AMOUNT), ("fees", -money.MAX_LEG_AMOUNT)])
+    whole = "2999999999999.97"
+    assert str(balance(bob)) == whole
+    member = api.as_user(bob.user)
+    assert member.get("/api/players/bob/").json()["balance"] == whole
+    ledger = member.get("/api/players/bob/ledger/").json()
+    assert ledger["balance"] == whole == ledger["entries"][-1]["running_balance"]
+    books = api.as_user(staff.user).get("/api/ledger/trial-balance/").json()
+    assert {row["username"]: row["balance"] for row in books["accounts"]}["bob"] == whole
+    assert books["total"] == "0.00"
+
+
+def test_a_statement_csv_at_a_date_that_is_none_is_refused(client, march):
+    alice, _bob = march
+    client.force_login(alice.user)
+    response = client.get("/players/alice/statement.csv?at=March")
+    assert response.status_code == 400
+    assert "at: March is not a date (YYYY-MM-DD)." in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "value", ["", "March", "2026-3-4", "20260304", "2026-02-30", "\uff12\uff10\uff12\uff16-03-04"]
+)
+def test_the_api_refuses_an_at_that_is_not_a_date(api, march, value):
+    alice, _bob = march
+    response = api.as_user(alice.user).get(f"/api/players/alice/ledger/?at={value}")
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": "invalid",
+        "detail": f"at: {value} is not a date (YYYY-MM-DD).",
+    }
+
+
+def test_the_books_at_the_last_day_of_the_calendar_are_all_the_books(api, march):
+    alice, _bob = march
+    body = api.as_user(alice.user).get("/api/players/alice/ledger/?at=9999-12-31").json()
+    assert body["balance"] == "-7.25"

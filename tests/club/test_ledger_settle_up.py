@@ -8,8 +8,10 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from club import selectors, services
-from club.models import CLUB
+from club.models import Account
+from club.parties import CLUB
 from club.settle_up import EXACT_LIMIT, settle_up
+from tests.factories import leg
 
 D = Decimal
 
@@ -94,16 +96,23 @@ def test_beyond_the_exact_limit_every_balance_still_settles_in_at_most_n_minus_1
 def test_settle_up_of_the_books_lets_the_club_cash_take_up_the_rest(make_player, staff):
     alice, bob, carol = make_player("alice"), make_player("bob"), make_player("carol")
     services.ledger_post(
-        legs=[(alice, D("30.00")), (bob, D("-20.00")), (carol, D("-15.00")), ("fees", D("5.00"))],
+        legs=[
+            leg(alice, D("30.00")),
+            leg(bob, D("-20.00")),
+            leg(carol, D("-15.00")),
+            leg("fees", D("5.00")),
+        ],
         memo="Chouette with a club fee",
     )
     transfers = selectors.settle_up_payments()
     # Players owe 35.00 and are owed 30.00: 5.00 goes to the club's cash.
     assert len(transfers) == 3
     for t in transfers:
-        services.payment_record(payer=t.payer, payee=t.payee, amount=t.amount, posted_by=staff.user)
+        services.payment_record(
+            payer=t.payer, payee=t.payee, amount=t.amount, recorded_by=staff.user
+        )
     assert [selectors.player_balance(player=p) for p in (alice, bob, carol)] == [D("0.00")] * 3
     assert selectors.settle_up_payments() == []
-    cash = services.club_account(kind="club_cash")
+    cash = services.club_account_open(kind=Account.Kind.CLUB_CASH)
     assert selectors.account_balance(account=cash) == D("-5.00")  # the club holds 5.00
     assert CLUB in {t.payee for t in transfers}

@@ -10,7 +10,9 @@ from django.utils import timezone
 
 from club import services
 from club.charts import rating_chart_svg
-from club.models import CLUB, Transaction
+from club.models import Transaction
+from club.parties import CLUB
+from tests.factories import leg
 
 pytestmark = pytest.mark.django_db
 
@@ -32,13 +34,13 @@ def club_night(make_player, staff):
         winner=bob, loser=carol, length=7, rated=False, played_at=at("2026-03-03")
     )
     services.ledger_post(
-        legs=[(alice, D("12.50")), (bob, D("-12.50"))],
+        legs=[leg(alice, D("12.50")), leg(bob, D("-12.50"))],
         memo="Chouette night",
         kind="chouette",
         at=at("2026-03-01"),
     )
     services.payment_record(
-        payer=bob, payee=CLUB, amount="2.50", posted_by=staff.user, at=at("2026-03-04")
+        payer=bob, payee=CLUB, amount=D("2.50"), recorded_by=staff.user, at=at("2026-03-04")
     )
     return alice, bob, carol
 
@@ -109,15 +111,18 @@ def test_player_page_shows_rating_experience_chart_and_results(client, club_nigh
     assert "Balance" not in html  # anonymous visitors see no balance
 
 
-def test_player_page_shows_balance_and_statement_link_to_the_player(client, club_night):
+def test_player_page_shows_balance_and_statement_link_to_the_player_and_staff(
+    client, club_night, staff
+):
     alice, _bob, carol = club_night
-    client.force_login(alice.user)
-    html = client.get("/players/alice/").content.decode()
-    assert "12.50" in html
-    assert 'href="/players/alice/statement/"' in html
+    for viewer in (alice, staff):
+        client.force_login(viewer.user)
+        html = client.get("/players/alice/").content.decode()
+        assert "Balance" in html and "12.50" in html
+        assert 'href="/players/alice/statement/"' in html
     client.force_login(carol.user)
     html = client.get("/players/alice/").content.decode()
-    assert "12.50" in html  # the balance is on every member's player card (the API's too)
+    assert "Balance" not in html and "12.50" not in html  # a member's books are theirs
     assert 'href="/players/alice/statement/"' not in html
 
 
@@ -241,3 +246,14 @@ def test_rating_changes_are_shown_signed_with_one_decimal(client, make_player):
     assert ">+22.4<" in html
     html = client.get("/players/bob/").content.decode()
     assert ">-22.4<" in html
+
+
+def test_trial_balance_page_says_when_a_date_is_none_and_shows_everything(
+    client, club_night, staff
+):
+    client.force_login(staff.user)
+    html = client.get("/ledger/trial-balance/?at=yesterday").content.decode()
+    assert "That is not a date (YYYY-MM-DD); showing everything." in html
+    assert ">-2.50<" in html
+    html = client.get("/ledger/trial-balance/?at=").content.decode()  # the empty date field
+    assert "not a date" not in html

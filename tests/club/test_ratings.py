@@ -3,10 +3,12 @@ and the admin."""
 
 import math
 import random
+from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from club import ratings, services
 from club.errors import Conflict, Invalid
@@ -325,6 +327,14 @@ def test_a_player_may_not_post_results(api, make_player):
         ({"winner": "alice", "loser": "bob", "length": "five"}, 400, "invalid"),
         ({"winner": "alice", "loser": "bob", "length": 5, "ended_by": "rain"}, 400, "invalid"),
         ({"winner": "alice", "length": 5}, 400, "invalid"),
+        ({"winner": "alice", "loser": "bob", "length": 198}, 400, "invalid"),
+        ({"winner": "alice", "loser": "bob", "length": 5, "rated": "no"}, 400, "invalid"),
+        ({"winner": "alice", "loser": "bob", "length": 5, "rate": False}, 400, "invalid"),
+        (
+            {"winner": "alice", "loser": "bob", "length": 5, "played_at": "9691-03-01T20:00:00Z"},
+            400,
+            "invalid",
+        ),
     ],
 )
 def test_bad_results_are_refused_and_nothing_changes(staff_api, make_player, body, status, error):
@@ -343,9 +353,11 @@ def test_players_see_results(api, make_player):
     services.match_result_record(winner=carol, loser=bob, length=3, rated=False)
     client = api.as_user(carol.user)
     everything = client.get("/api/results/").json()
-    assert [r["winner"] for r in everything] == ["carol", "alice"]
-    assert [r["winner"] for r in client.get("/api/results/?player=alice").json()] == ["alice"]
-    one = client.get(f"/api/results/{everything[1]['id']}/").json()
+    assert (everything["count"], everything["next"], everything["previous"]) == (2, None, None)
+    assert [r["winner"] for r in everything["results"]] == ["carol", "alice"]
+    alices = client.get("/api/results/?player=alice").json()["results"]
+    assert [r["winner"] for r in alices] == ["alice"]
+    one = client.get(f"/api/results/{everything['results'][1]['id']}/").json()
     assert one["rating_changes"]["alice"] == pytest.approx(22.360679775, abs=EXACT)
     assert client.get("/api/results/99999/").status_code == 404
 
@@ -384,13 +396,14 @@ def test_leaderboard_api_ranks_by_rating(api, make_player):
     alice, bob, carol = make_player("alice"), make_player("bob"), make_player("carol")
     services.match_result_record(winner=carol, loser=bob, length=5)
     body = api.as_user(alice.user).get("/api/leaderboard/").json()
-    assert [(row["rank"], row["username"]) for row in body] == [
+    assert body["count"] == 3
+    assert [(row["rank"], row["username"]) for row in body["results"]] == [
         (1, "carol"),
         (2, "alice"),
         (3, "bob"),
     ]
-    assert body[0]["rating"] == pytest.approx(1522.360679775, abs=EXACT)
-    assert body[0]["experience"] == 5
+    assert body["results"][0]["rating"] == pytest.approx(1522.360679775, abs=EXACT)
+    assert body["results"][0]["experience"] == 5
 
 
 def test_schema_documents_the_results_and_ratings_endpoints(client):
@@ -406,21 +419,27 @@ def test_schema_documents_the_results_and_ratings_endpoints(client):
 # The admin ----------------------------------------------------------------------------
 
 
+def admin_result(winner: Player, loser: Player, **changes) -> dict:
+    """The admin's "add match result" form, filled in."""
+    form = {
+        "winner": winner.pk,
+        "loser": loser.pk,
+        "length": 5,
+        "rated": "on",
+        "ended_by": "played",
+        "played_at_0": "2026-11-01",
+        "played_at_1": "20:00:00",
+    }
+    return {**form, **changes}
+
+
 def test_staff_record_a_result_in_the_admin_and_ratings_update(client, staff, make_player):
     alice, bob = make_player("alice"), make_player("bob")
     client.force_login(staff.user)
     assert client.get("/admin/club/matchresult/add/").status_code == 200
     response = client.post(
         "/admin/club/matchresult/add/",
-        {
-            "winner": alice.pk,
-            "loser": bob.pk,
-            "length": 5,
-            "rated": "on",
-            "ended_by": "played",
-            "played_at_0": "2026-11-01",
-            "played_at_1": "20:00:00",
-        },
+        admin_result(alice, bob),
     )
     assert response.status_code == 302, response.content.decode()[:3000]
     result = MatchResult.objects.get()
@@ -433,15 +452,7 @@ def test_admin_refuses_a_result_against_oneself(client, staff, make_player):
     client.force_login(staff.user)
     response = client.post(
         "/admin/club/matchresult/add/",
-        {
-            "winner": alice.pk,
-            "loser": alice.pk,
-            "length": 5,
-            "rated": "on",
-            "ended_by": "played",
-            "played_at_0": "2026-11-01",
-            "played_at_1": "20:00:00",
-        },
+        admin_result(alice, alice),
     )
     assert response.status_code == 200
     assert not MatchResult.objects.exists()
@@ -471,3 +482,55 @@ def test_rating_history_is_read_only_in_the_admin(client, staff, make_player):
     assert client.get("/admin/club/matchresult/").status_code == 200
     result = MatchResult.objects.get()
     assert client.get(f"/admin/club/matchresult/{result.pk}/delete/").status_code == 403
+
+
+# What no club could mean -------------------------------------------------------------
+
+
+def test_the_longest_match_is_64_points(staff_api, make_player):
+    alice, bob = make_player("alice"), make_player("bob")
+    services.match_result_record(winner=alice, loser=bob, length=64)
+    with pytest.raises(Invalid, match="between 1 and 64"):
+        services.match_result_record(winner=alice, loser=bob, length=65)
+    response = staff_api.post(
+        "/api/results/", {"winner": "alice", "loser": "bob", "length": 65}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["fields"]["length"]
+    assert MatchResult.objects.count() == 1
+
+
+def test_a_result_may_say_it_was_played_up_to_five_minutes_ahead_of_the_clock(make_player):
+    alice, bob = make_player("alice"), make_player("bob")
+    services.match_result_record(
+        winner=alice, loser=bob, length=3, played_at=timezone.now() + timedelta(minutes=4)
+    )
+    with pytest.raises(Invalid, match="in the future"):
+        services.match_result_record(
+            winner=alice, loser=bob, length=3, played_at=timezone.now() + timedelta(minutes=6)
+        )
+    assert MatchResult.objects.count() == 1
+    assert reload(alice).experience == 3
+
+
+def test_a_result_played_in_the_year_9691_is_refused_by_the_api_and_the_admin(
+    staff_api, client, staff, make_player
+):
+    alice, bob = make_player("alice"), make_player("bob")
+    response = staff_api.post(
+        "/api/results/",
+        {"winner": "alice", "loser": "bob", "length": 5, "played_at": "9691-03-01T20:00:00Z"},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["error"] == "invalid"
+    assert "in the future" in response.json()["detail"]
+    client.force_login(staff.user)
+    response = client.post(
+        "/admin/club/matchresult/add/",
+        admin_result(alice, bob, played_at_0="9691-03-01"),
+    )
+    assert response.status_code == 200
+    assert "in the future" in response.content.decode()
+    assert not MatchResult.objects.exists()
+    assert reload(alice).rating == 1500.0

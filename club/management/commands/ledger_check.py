@@ -6,6 +6,8 @@ that are exactly the original's with the signs turned. Then: all legs sum to zer
 """
 
 from collections import Counter, defaultdict
+from decimal import Decimal
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -17,7 +19,7 @@ from club.progress import progress
 class Command(BaseCommand):
     help = "Check that every ledger transaction, and the ledger as a whole, balances."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         transactions = selectors.transactions_with_totals()
         total = transactions.count()
         problems: list[str] = []
@@ -55,7 +57,7 @@ class Command(BaseCommand):
         if not reversals:
             return []
         wanted = set(reversals) | set(reversals.values())
-        legs: dict[int, Counter] = defaultdict(Counter)
+        legs: dict[int, Counter[tuple[int, Decimal]]] = defaultdict(Counter)
         for transaction_id, account_id, amount in Leg.objects.filter(
             transaction_id__in=wanted
         ).values_list("transaction_id", "account_id", "amount"):

@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -9,8 +10,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from club import selectors, services
-from club.models import CLUB, MatchResult, SourceKind, Transaction
+from club.models import Account, MatchResult, SourceKind, Transaction
+from club.parties import CLUB
 from club.progress import progress
+from club.services import LegSpec
 
 # A few results of matches played on a real board: (winner, loser, length, days ago).
 DEMO_RESULTS = [
@@ -37,7 +40,7 @@ DEMO_PLAYERS = [
 class Command(BaseCommand):
     help = "Create the demo club: staff admin/admin and players alice..frank (password demo)."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG:
             raise CommandError("The demo club is only loaded with DEBUG on, never in production.")
         users = get_user_model().objects
@@ -59,7 +62,7 @@ class Command(BaseCommand):
             role = "staff" if staff else "player"
             self.stdout.write(f"  {username:<8} password {password:<6} ({role}: {name})")
 
-    def _demo_books(self):
+    def _demo_books(self) -> None:
         """Some rated results and a club night in the books, the first time only."""
         if MatchResult.objects.exists() or Transaction.objects.exists():
             return
@@ -74,23 +77,26 @@ class Command(BaseCommand):
                 played_at=now - timedelta(days=days_ago),
                 recorded_by=admin,
             )
+        night = {"alice": "45.00", "bob": "-20.00", "carol": "-15.00", "dave": "-15.00"}
+        legs = [
+            LegSpec(
+                account=services.account_open_for_player(player=player[name]),
+                amount=Decimal(amount),
+            )
+            for name, amount in night.items()
+        ]
+        fees = services.club_account_open(kind=Account.Kind.FEES)
         services.ledger_post(
-            legs=[
-                (player["alice"], Decimal("45.00")),
-                (player["bob"], Decimal("-20.00")),
-                (player["carol"], Decimal("-15.00")),
-                (player["dave"], Decimal("-15.00")),
-                ("fees", Decimal("5.00")),
-            ],
+            legs=[*legs, LegSpec(account=fees, amount=Decimal("5.00"))],
             memo="Demo chouette night (club fee 5.00)",
             kind=SourceKind.CHOUETTE,
-            posted_by=admin,
+            recorded_by=admin,
             at=now - timedelta(days=3),
         )
         services.payment_record(
             payer=player["bob"],
             payee=CLUB,
             amount=Decimal("20.00"),
-            posted_by=admin,
+            recorded_by=admin,
             at=now - timedelta(days=1),
         )

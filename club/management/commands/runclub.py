@@ -9,9 +9,11 @@ import signal
 import subprocess
 import sys
 import time
+from types import FrameType
+from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 
 def service_commands(bind: str) -> dict[str, list[str]]:
@@ -36,13 +38,13 @@ def service_commands(bind: str) -> dict[str, list[str]]:
 class Command(BaseCommand):
     help = "Start the web server, a Celery worker and Celery beat; stop them all on Ctrl-C."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--bind", default="127.0.0.1:8000")
 
-    def handle(self, *args, bind, **options):
+    def handle(self, *args: Any, bind: str, **options: Any) -> None:
         stopping = False
 
-        def stop(signum, frame):
+        def stop(signum: int, frame: FrameType | None) -> None:
             nonlocal stopping
             stopping = True
 

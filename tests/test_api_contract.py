@@ -1,0 +1,125 @@
+"""The API keeps its own contract: schemathesis over every operation of ``/api/schema/``.
+
+Every check schemathesis has (no server errors, only documented status codes, responses
+that conform to their schemas, schema-valid requests accepted, schema-violating requests
+refused, authentication not ignored...) runs on every operation the schema lists, as a
+member of the staff and as a plain player, in-process and against a club with players,
+results and books to act on: an endpoint added to the API is inside this test the day it
+is written. Settings (how many requests, the one documented exception) are in
+``tests/schemathesis.toml``.
+"""
+
+from collections.abc import Callable
+from datetime import datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from django.core import signals
+from django.db import close_old_connections
+from django.utils import timezone
+from hypothesis import HealthCheck, settings
+
+from club import money, services
+from club.models import Account, SourceKind
+from club.parties import CLUB
+from club.services import LegSpec
+from club.wsgi import application
+from tests.factories import token_for
+
+CONFIG = schemathesis.Config.from_path(Path(__file__).with_name("schemathesis.toml"))
+schema = schemathesis.openapi.from_wsgi("/api/schema/", application, config=CONFIG)
+
+
+def _not_ahead_of_the_clock(moment: Any) -> bool:
+    try:
+        return datetime.fromisoformat(moment) <= timezone.now() + services.MAX_CLOCK_SKEW
+    except (TypeError, ValueError):  # absent, or a date-time Python reads another way
+        return True
+
+
+# Rules that tie a field to another field, or to the clock, are more than a schema can
+# say. The services enforce them and each has its own test (tests/club/test_ratings.py,
+# test_ledger.py); the fuzzer is told them here, so that what it sends as a valid
+# request is one. A new rule of that kind gets its line here.
+CROSS_FIELD_RULES: dict[tuple[str, str], Callable[[dict[str, Any]], bool]] = {
+    ("POST", "/api/results/"): lambda body: (
+        body.get("winner") != body.get("loser") and _not_ahead_of_the_clock(body.get("played_at"))
+    ),
+    ("POST", "/api/ledger/payments/"): lambda body: body.get("payer") != body.get("payee"),
+}
+
+
+@schema.hook
+def filter_case(context, case):
+    """Valid requests only where the schema means them so (``CROSS_FIELD_RULES``); every
+    invalid request the fuzzer makes up is sent."""
+    rule = CROSS_FIELD_RULES.get((case.method.upper(), case.path))
+    meant_valid = case.meta is None or case.meta.generation.mode.is_positive
+    if rule is None or not meant_valid or not isinstance(case.body, dict):
+        return True
+    return rule(case.body)
+
+
+@pytest.fixture
+def in_process_requests():
+    """Requests sent straight to the WSGI application stay inside the test's transaction
+    (what Django's test client does: no connection closed between requests)."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def club_with_books(make_player, staff):
+    """The players the schema's examples name (alice and bob, password as in the token
+    example), a rated result, a payment, and a balance no single leg could hold."""
+    alice, bob = make_player("alice"), make_player("bob")
+    services.match_result_record(winner=alice, loser=bob, length=5, recorded_by=staff.user)
+    services.payment_record(
+        payer=alice, payee=CLUB, amount=Decimal("12.50"), recorded_by=staff.user
+    )
+    fees = services.club_account_open(kind=Account.Kind.FEES)
+    for _ in range(3):
+        services.ledger_post(
+            legs=[
+                LegSpec(
+                    account=services.account_open_for_player(player=bob),
+                    amount=money.MAX_LEG_AMOUNT,
+                ),
+                LegSpec(account=fees, amount=-money.MAX_LEG_AMOUNT),
+            ],
+            memo="The biggest leg the books take, three times over",
+            kind=SourceKind.OTHER,
+        )
+
+
+@pytest.fixture(params=["staff", "player"])
+def token(request, club_with_books, in_process_requests, staff, make_player):
+    user = staff.user if request.param == "staff" else make_player("carol").user
+    return token_for(user)
+
+
+@schema.parametrize()
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+def test_every_operation_keeps_the_schema(case, token):
+    case.call_and_validate(headers={"Authorization": f"Token {token}"})
+
+
+def test_every_documented_request_example_succeeds_for_staff(club_with_books, staff, api):
+    """The examples the schema documents are requests that work on the club the fuzzer
+    acts on, so that it walks every write's success path too, not only its refusals."""
+    staff_api = api.as_user(staff.user)
+    sent = 0
+    for path, methods in schema.raw_schema["paths"].items():
+        for method, operation in methods.items():
+            content = operation.get("requestBody", {}).get("content", {})
+            for example in content.get("application/json", {}).get("examples", {}).values():
+                response = getattr(staff_api, method)(path, example["value"], format="json")
+                assert response.status_code < 300, (method, path, response.json())
+                sent += 1
+    assert sent >= 4  # token, player, payment, result

@@ -975,28 +975,32 @@ class Game:
             raise CubeNotAvailable("there is no doubling in the Crawford game")
         if not self.options.cube_allowed:
             raise CubeNotAvailable("the cube is not used in this game")
-        if self.team is not None:
-            return self._team_double(holders) if self.on_roll == TEAM else self._box_double(holders)
+        if self.team is not None and self.on_roll == TEAM:
+            return self._team_double(holders)
         if self.doubled:
             raise CubeNotAvailable("you have already doubled this turn")
-        side = self.on_roll
+        side, live = self.on_roll, self.live_holders
         if holders is None:
-            chosen = [c.holder for c in self.contracts if c.can_offer(side)]
+            chosen = [h for h in live if self.contract(h).can_offer(side)]
             if not chosen:
-                self.contracts[0].check_offer(side)
+                self.contract(live[0]).check_offer(side)
                 raise CubeNotAvailable("you have no cube you may double now")
         else:
-            chosen = list(dict.fromkeys(holders))
-            if not chosen:
-                raise CubeNotAvailable("name at least one cube to double")
-            for holder in chosen:
-                self.contract(holder).check_offer(side)
+            chosen = self._doubling(holders, side)
+        chouette, changes = self.options.chouette, {}
+        if chouette is not None and chouette.single and len(chosen) != len(live):
+            raise CubeNotAvailable(
+                "one team cube (H4): the box doubles every member still in the game"
+            )
+        if self.team is not None:
+            changes["team"] = self.team.offered(chosen, self.turn_no + 1)
         contracts = tuple(c.offer(side) if c.holder in chosen else c for c in self.contracts)
         return self._next(
             [Double(tuple(chosen))],
             phase=Phase.TAKE_OR_PASS,
             contracts=contracts,
             doubled=True,
+            **changes,
         )
 
     def close_round(self) -> Game:
@@ -1457,32 +1461,6 @@ class Game:
 
     # A chouette's team (RULES.md H4-H10; docs/rules-core.md, "Chouette games")
 
-    def _box_double(self, holders: Iterable[Holder] | None) -> Game:
-        """The box's one double a turn, to all or some members (one cube: all, H4)."""
-        assert self.team is not None and self.options.chouette is not None
-        if self.doubled:
-            raise CubeNotAvailable("the box doubles once a turn, to all or some members (H8)")
-        live = self.live_holders
-        if holders is None:
-            chosen = [h for h in live if self.contract(h).can_offer(BOX)]
-            if not chosen:
-                self.contract(live[0]).check_offer(BOX)
-                raise CubeNotAvailable("the box has no cube it may double now")
-        else:
-            chosen = self._doubling(holders, BOX)
-        if self.options.chouette.single and len(chosen) != len(live):
-            raise CubeNotAvailable(
-                "one team cube (H4): the box doubles every member still in the game"
-            )
-        contracts = tuple(c.offer(BOX) if c.holder in chosen else c for c in self.contracts)
-        return self._next(
-            [Double(tuple(chosen))],
-            phase=Phase.TAKE_OR_PASS,
-            contracts=contracts,
-            doubled=True,
-            team=self.team.offered(chosen, self.turn_no + 1),
-        )
-
     def _team_double(self, holders: Iterable[Holder] | None) -> Game:
         """Members double in the team's cube round: each on their own cube (H8), the
         round's doubles going to the box when the captain rolls or when nobody else
@@ -1516,7 +1494,8 @@ class Game:
         return self._send_team_doubles([Double(tuple(chosen))], contracts, team)
 
     def _doubling(self, holders: Iterable[Holder], side: int) -> list[Holder]:
-        """The contracts of ``holders`` ``side`` may double now, in line order (H10)."""
+        """The contracts of ``holders`` ``side`` may double now, in line order (H10;
+        in a match, the one contract)."""
         named = list(dict.fromkeys(holders))
         if not named:
             raise CubeNotAvailable("name at least one cube to double")

@@ -304,7 +304,7 @@ def test_h5_h10_each_member_answers_alone_and_answers_are_recorded_one_by_one() 
     assert game.history[-3:] == (Take("D"), Pass("B"), Take("C"))
     assert (game.phase, game.on_roll, game.captain) == (Phase.ROLL, BOX, "C")
     # The box doubles once a turn (and never a member who passed).
-    unchanged(game, Game.double, CubeNotAvailable, "once a turn")
+    unchanged(game, Game.double, CubeNotAvailable, "already doubled this turn")
     game = box_plays(box_plays(game))  # the team's turn, then the box's again
     unchanged(game, lambda g: g.double(["B"]), CubeNotAvailable, "passed and is out")
 

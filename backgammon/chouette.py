@@ -3,9 +3,11 @@
 How a chouette game is played (the cube round, each member's contract) is ``Game``'s
 business; this module is the arithmetic around the games (H1, H3, H6, H7, H12-H14): who
 sits where, what a finished game is worth to each player, where everyone sits next, and
-what each player pays or receives. Every value is immutable; a refused call raises one
-of the exceptions of ``backgammon.errors`` and changes nothing. The choices the rule
-book leaves open are written down in ``docs/chouette.md``.
+what each player pays or receives. A game played through ``Game`` comes here in the
+recorded form (``record_game``), so online and recorded games score alike. Every value
+is immutable; a refused call raises one of the exceptions of ``backgammon.errors`` and
+changes nothing. The choices the rule book leaves open are written down in
+``docs/chouette.md``.
 
 Players are opaque strings (usernames in the service).
 """
@@ -29,6 +31,8 @@ from backgammon.errors import (
     NotSeated,
     TooFewPlayers,
 )
+from backgammon.game import ContractOutcome, Game, Result
+from backgammon.team import BOX
 
 Player = str
 # One throw for the order: each player of the group that threw and the die they rolled.
@@ -261,12 +265,17 @@ class MemberResult:
     the end (``PLAYED``), or the value before the refused double (``PASSED``: the member
     refused the box's double and loses it; ``BOX_PASSED``: the box refused the member's
     and the member wins it). ``cube_turned``: the member's cube was ever turned (Jacoby).
+    ``winner`` and ``result``, both or neither, only with ``PLAYED``: the member's own
+    end when it was not the board's (a resignation the member or the box made and the
+    other accepted, S4); otherwise the record's apply.
     """
 
     player: Player
     stake: int
     outcome: Outcome
     cube_turned: bool
+    winner: Winner | None = None
+    result: BoardResult | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.player, str) or not self.player:
@@ -283,21 +292,36 @@ class MemberResult:
             raise InvalidGameRecord(
                 f"{self.player}'s cube cannot have been turned with a stake of 1"
             )
+        if self.winner is not None and not isinstance(self.winner, Winner):
+            raise InvalidGameRecord(f"{self.player}'s winner is box or team")
+        if self.result is not None and not isinstance(self.result, BoardResult):
+            raise InvalidGameRecord(f"{self.player}'s result is single, gammon or backgammon")
+        if (self.winner is None) != (self.result is None):
+            raise InvalidGameRecord(f"{self.player}'s own winner and result go together")
+        if self.winner is not None and self.outcome is not Outcome.PLAYED:
+            raise InvalidGameRecord(
+                f"{self.player} has an own winner and result only when played to that end"
+            )
 
     def points(self, winner: Winner, result: BoardResult, options: ChouetteOptions) -> int:
-        """The member's points against the box (H5, H6, C6): positive when the member wins."""
+        """The member's points against the box (H5, H6, C6): positive when the member wins.
+
+        ``winner`` and ``result`` are the board's, unless the member has their own."""
         match self.outcome:
             case Outcome.PASSED:
                 return -self.stake
             case Outcome.BOX_PASSED:
                 return self.stake
+        if self.winner is not None and self.result is not None:
+            winner, result = self.winner, self.result
         jacoby_single = options.jacoby and not self.cube_turned
         points = self.stake * (1 if jacoby_single else options.multiplier(result))
         return points if winner is Winner.TEAM else -points
 
 
 _RECORD_KEYS = {"winner", "result", "members"}
-_MEMBER_KEYS = {"player", "stake", "outcome", "cube_turned"}
+_MEMBER_REQUIRED = {"player", "stake", "outcome"}
+_MEMBER_KEYS = {*_MEMBER_REQUIRED, "cube_turned", "winner", "result"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,7 +329,8 @@ class GameRecord:
     """One finished chouette game in API.md's recorded form.
 
     ``winner`` and ``result`` are the game on the board; they count only for members who
-    ``PLAYED`` to the end, and are still given (and ignored) when nobody did.
+    ``PLAYED`` to the end without an end of their own, and are still given (and ignored)
+    when nobody did.
     """
 
     winner: Winner
@@ -350,6 +375,11 @@ class GameRecord:
                     "stake": member.stake,
                     "outcome": member.outcome.value,
                     "cube_turned": member.cube_turned,
+                    **(
+                        {"winner": member.winner.value, "result": member.result.value}
+                        if member.winner is not None and member.result is not None
+                        else {}
+                    ),
                 }
                 for member in self.members
             ],
@@ -400,6 +430,63 @@ def score_game(seating: Seating, record: GameRecord) -> ScoredGame:
         box_keeps_box=box_keeps_box,
         next_seating=seating.rotate(box_keeps_box),
     )
+
+
+def record_game(seating: Seating, game: Game) -> GameRecord:
+    """A chouette game played through ``Game`` (online) in the recorded form, so that it
+    scores through ``score_game`` and lists like a recorded game.
+
+    The game must be over and be the seating's: its holders the seating's ``line``
+    (captain first), the box side 0, its Jacoby and backgammon options the session's.
+    Each member's entry is their own contract's outcome (``Game.outcomes``), never a
+    game-wide winner: a pass is ``passed`` or ``box_passed``, a resignation accepted is
+    ``played`` with the member's own winner and result, a contract played to the end
+    (or to a forfeit, at its cost) is ``played`` under the board's winner and result.
+    When no contract was played to the end the record's ``winner`` and ``result``
+    (ignored) are the original captain's winner and a single.
+    """
+    chouette = game.options.chouette
+    if chouette is None:
+        raise InvalidGameRecord("that game is not a chouette's")
+    if game.options.holders != seating.line:
+        raise InvalidGameRecord(
+            f"the game's team {list(game.options.holders)} is not the line {list(seating.line)}"
+        )
+    options = seating.options
+    if (game.options.jacoby, game.options.backgammon_value) != (
+        options.jacoby,
+        options.backgammon_value,
+    ):
+        raise InvalidGameRecord("the game's Jacoby and backgammon options are not the session's")
+    if not game.over:
+        raise InvalidGameRecord("the game is not over")
+    outcomes = game.outcomes()
+    members = tuple(_member_of(game, outcome) for outcome in outcomes.values())
+    if game.result is Result.SETTLED or game.winner is None:
+        captain = outcomes[seating.captain]
+        winner = Winner.BOX if captain.winner == BOX else Winner.TEAM
+        return GameRecord(winner, BoardResult.SINGLE, members)
+    board = game.resignation if game.result is Result.FORFEIT else game.result
+    assert board is not None
+    return GameRecord(
+        Winner.BOX if game.winner == BOX else Winner.TEAM, BoardResult(board.value), members
+    )
+
+
+def _member_of(game: Game, outcome: ContractOutcome) -> MemberResult:
+    """One contract's outcome as its member's entry (``record_game``)."""
+    player, turned = outcome.holder, game.contract(outcome.holder).turned
+    if not isinstance(player, str):
+        raise InvalidGameRecord(f"a member is named by a username, not {player!r}")
+    winner = Winner.BOX if outcome.winner == BOX else Winner.TEAM
+    if outcome.result is Result.PASSED:
+        passed = Outcome.PASSED if winner is Winner.BOX else Outcome.BOX_PASSED
+        return MemberResult(player, outcome.stake, passed, turned)
+    if outcome.result is Result.RESIGNED:
+        assert outcome.value is not None
+        resigned = BoardResult(outcome.value.value)
+        return MemberResult(player, outcome.stake, Outcome.PLAYED, turned, winner, resigned)
+    return MemberResult(player, outcome.stake, Outcome.PLAYED, turned)
 
 
 @dataclass(frozen=True, slots=True)
@@ -553,13 +640,17 @@ def _check_keys(data: Mapping[str, Any], required: set[str], allowed: set[str], 
 def _member_from_dict(entry: Any) -> MemberResult:
     if not isinstance(entry, Mapping):
         raise InvalidGameRecord("each member entry is a JSON object")
-    _check_keys(entry, _MEMBER_KEYS - {"cube_turned"}, _MEMBER_KEYS, "a member entry")
-    stake = entry["stake"]
+    _check_keys(entry, _MEMBER_REQUIRED, _MEMBER_KEYS, "a member entry")
+    stake, who = entry["stake"], entry["player"]
     return MemberResult(
-        player=entry["player"],
+        player=who,
         stake=stake,
-        outcome=_enum(Outcome, entry["outcome"], f"{entry['player']}'s outcome"),
+        outcome=_enum(Outcome, entry["outcome"], f"{who}'s outcome"),
         cube_turned=entry.get("cube_turned", type(stake) is int and stake > 1),
+        winner=_enum(Winner, entry["winner"], f"{who}'s winner") if "winner" in entry else None,
+        result=_enum(BoardResult, entry["result"], f"{who}'s result")
+        if "result" in entry
+        else None,
     )
 
 

@@ -1,7 +1,8 @@
 """The doubling cube as contracts: one cube between the two sides per stake holder.
 
-A match or money game carries one contract; a multiple-cube chouette carries one per
-team member (H8), each doubled, taken and passed on its own (H5). A contract is an
+A match or money game carries one contract; a chouette carries one per team member,
+each taken and passed on its own (H5), doubled on its own with multiple cubes (H8) or
+together with one team cube (H4). A contract is an
 immutable value: every action returns a new one or raises ``CubeNotAvailable`` with a
 message in the players' words, leaving the old value as it was.
 

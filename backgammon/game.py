@@ -8,21 +8,24 @@ last good state and replay, undo and caching come for free.
 Sides are 0 and 1 (the first and second player of a match; in a chouette the box and
 the team: the core does not care who moves for a side). ``position`` is always from
 side 0's view; ``position_for(side)`` gives either side's. The core never asks who is
-calling: the server checks that the requesting player is ``turn`` (or, for ``take`` /
-``pass_`` / ``beaver`` in a chouette, the holder of the contract answered).
+calling: the server checks that the requesting player is ``turn`` (in a chouette, where
+several may act at once, one of ``awaiting``).
 
 A game carries one cube contract per stake holder (``GameOptions.holders``): one in a
-match or money game, one per team member in a multiple-cube chouette. Points are per
-contract, signed from side 0's view (positive: side 0 wins them): see
-``points_by_holder``.
+match or money game, one per team member in a chouette (``GameOptions.chouette``: the box
+is side 0, the team side 1, the holders the team in line order, captain first). Points
+are per contract, signed from side 0's view (positive: side 0 wins them): see
+``points_by_holder`` and ``outcomes``. How a chouette game runs (the team's cube round,
+answers per member, resignations per contract, the captain handing over) is told in
+docs/rules-core.md, "Chouette games".
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, fields
-from itertools import pairwise
+from dataclasses import dataclass, field, fields, replace
+from itertools import takewhile
 from typing import Any, ClassVar, TypedDict
 
 from backgammon.cube import CubeContract, CubeState, Holder
@@ -45,6 +48,7 @@ from backgammon.tavli.board import CHECKERS, Side, TavliBoard
 from backgammon.tavli.plays import TavliPlay
 from backgammon.tavli.rules import TavliRules, mother_outcome
 from backgammon.tavli.turns import Turn
+from backgammon.team import BOX, TEAM, Awaiting, ChouetteRules, check_same_action
 from backgammon.variants import STANDARD, Variant, Variants
 
 Dice = tuple[int, int]
@@ -69,7 +73,8 @@ class Result(enum.Enum):
 
     The tavli games add theirs: ``MOTHER`` (PL5, 2 points), ``DRAW`` (PL5, 0 points) and
     ``CHECKERS`` (AD7: a point a checker the loser has not borne off); their mars is
-    ``GAMMON`` (TV4)."""
+    ``GAMMON`` (TV4). A chouette game adds ``SETTLED``: every contract was settled (passed
+    or resigned, each with its own outcome) before the board game ended."""
 
     SINGLE = "single"
     GAMMON = "gammon"
@@ -80,6 +85,7 @@ class Result(enum.Enum):
     MOTHER = "mother"
     DRAW = "draw"
     CHECKERS = "checkers"
+    SETTLED = "settled"
 
 
 class ForfeitReason(enum.Enum):
@@ -105,7 +111,9 @@ class GameOptions:
     given. ``automatic_doubles`` is the most ties that double the cube (0: off, O2);
     ``backgammon_value`` 3 or 2 (S3); ``cube_max`` the highest cube face (``None``: no
     limit, C1); ``crawford`` marks the Crawford game (no cube, P2); ``cube_allowed``
-    False plays the game without a cube; ``holders`` names the cube contracts.
+    False plays the game without a cube; ``holders`` names the cube contracts: one in a
+    match or money game; in a chouette (``chouette``: the team's cube rules, H4, H8, H9)
+    the team members in line order, captain first, the box being side 0.
     """
 
     variant: Variant = STANDARD
@@ -117,6 +125,7 @@ class GameOptions:
     crawford: bool = False
     cube_allowed: bool = True
     holders: tuple[Holder, ...] = (0,)
+    chouette: ChouetteRules | None = None
 
     def __post_init__(self) -> None:
         if self.backgammon_value not in (2, 3):
@@ -127,6 +136,16 @@ class GameOptions:
             raise ValueError(f"cube_max {self.cube_max} is not a power of 2")
         if not self.holders or len(set(self.holders)) != len(self.holders):
             raise ValueError("a game needs one or more distinct cube holders")
+        if self.chouette is None and len(self.holders) > 1:
+            raise ValueError(
+                "a match or money game has one cube; several holders are a chouette's team: "
+                "give the chouette's rules"
+            )
+        if self.chouette is not None:
+            if len(self.holders) < 2:
+                raise ValueError("a chouette's team has two members or more (H1)")
+            if self.variant.rules is not None or self.crawford or not self.cube_allowed:
+                raise ValueError("a chouette is money play at backgammon, with the cube (H11)")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe; ``from_dict`` gives back equal options."""
@@ -142,6 +161,7 @@ class GameOptions:
             "crawford": self.crawford,
             "cube_allowed": self.cube_allowed,
             "holders": list(self.holders),
+            **({"chouette": self.chouette.to_dict()} if self.chouette is not None else {}),
         }
 
     @classmethod
@@ -153,6 +173,9 @@ class GameOptions:
                 **{key: value for key, value in data.items() if key != "variant_options"},
                 "variant": variant,
                 "holders": tuple(data["holders"]),
+                "chouette": ChouetteRules.from_dict(data["chouette"])
+                if "chouette" in data
+                else None,
             }
         )
 
@@ -260,10 +283,18 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class Double:
-    """The side on roll doubled on the contracts of ``holders``."""
+    """The side on roll doubled on the contracts of ``holders`` (in a chouette, on the
+    team's turn: those members doubled, or proposed the team's double)."""
 
     kind: ClassVar[str] = "double"
     holders: tuple[Holder, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CloseRound:
+    """A chouette: the captain ended the team's cube round; its doubles go to the box."""
+
+    kind: ClassVar[str] = "close_round"
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,24 +323,29 @@ class Beaver:
 
 @dataclass(frozen=True, slots=True)
 class Resign:
-    """The side on roll offered to resign ``value``."""
+    """The side on roll offered to resign ``value`` (in a chouette, a team member
+    ``holder`` their own contract; the box, to every member still in the game)."""
 
     kind: ClassVar[str] = "resign"
     value: Result
+    holder: Holder | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class AcceptResign:
-    """The resignation on offer accepted: the game is over."""
+    """The resignation on offer accepted: the game is over (in a chouette, ``holder``'s
+    contract is settled)."""
 
     kind: ClassVar[str] = "accept_resign"
+    holder: Holder | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class RejectResign:
-    """The resignation on offer refused: play goes on."""
+    """The resignation on offer refused: play goes on (in a chouette, for ``holder``)."""
 
     kind: ClassVar[str] = "reject_resign"
+    holder: Holder | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,6 +366,7 @@ Action = (
     | Confirm
     | Move
     | Double
+    | CloseRound
     | Take
     | Pass
     | Beaver
@@ -349,6 +386,7 @@ _ACTIONS: dict[str, type[Action]] = {
         Confirm,
         Move,
         Double,
+        CloseRound,
         Take,
         Pass,
         Beaver,
@@ -361,10 +399,13 @@ _ACTIONS: dict[str, type[Action]] = {
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
-    """A JSON-safe dict for one action: ``{"type": "roll", "dice": [3, 1]}``."""
+    """A JSON-safe dict for one action: ``{"type": "roll", "dice": [3, 1]}``; a field
+    left at ``None`` (a chouette's holder, outside a chouette) is left out."""
     data: dict[str, Any] = {"type": action.kind}
     for f in fields(action):
         value = getattr(action, f.name)
+        if value is None:
+            continue
         if f.name == "steps":
             value = [[s.origin, s.destination, s.hit] for s in value]
         elif isinstance(value, Result | ForfeitReason):
@@ -391,6 +432,101 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     return cls(**data)
 
 
+@dataclass(frozen=True, slots=True)
+class ResignedContract:
+    """A chouette contract settled by a resignation accepted: ``winner`` won ``value``."""
+
+    holder: Holder
+    winner: int
+    value: Result
+
+
+@dataclass(frozen=True, slots=True)
+class TeamState:
+    """What a chouette game keeps beyond its contracts (``Game.team``; None in a match).
+
+    - ``proposals``: one team cube (H4): the members who proposed the team's double this
+      turn; it goes to the box once every member still in the game has.
+    - ``answering``: the team's doubles the box is answering, in line order, each with
+      the cube value doubled (for H9).
+    - ``offered_at``: for each contract whose holder (or the box) owes an answer, the
+      ``turn_no`` the offer was made at: the answer carries it (API.md), so members
+      answering side by side do not make each other's answers stale.
+    - ``resign_to``: the members who still owe an answer to the box's resignation.
+    - ``resigner``: the member whose resignation the box is answering.
+    - ``resigned``: the contracts settled by a resignation, in the order accepted.
+    """
+
+    proposals: tuple[Holder, ...] = ()
+    answering: tuple[tuple[Holder, int], ...] = ()
+    offered_at: tuple[tuple[Holder, int], ...] = ()
+    resign_to: tuple[Holder, ...] = ()
+    resigner: Holder | None = None
+    resigned: tuple[ResignedContract, ...] = ()
+
+    def resigned_by(self, holder: Holder) -> ResignedContract | None:
+        """How ``holder``'s contract was resigned, if it was."""
+        return next((r for r in self.resigned if r.holder == holder), None)
+
+    def offered(self, holders: Iterable[Holder], turn_no: int) -> TeamState:
+        """``holders`` owe an answer to an offer made at ``turn_no`` (theirs replaced)."""
+        holders = tuple(holders)
+        kept = tuple((h, at) for h, at in self.offered_at if h not in holders)
+        return replace(self, offered_at=(*kept, *((h, turn_no) for h in holders)))
+
+    def answered(self, holders: Iterable[Holder]) -> TeamState:
+        """The offers to ``holders`` answered."""
+        holders = tuple(holders)
+        return replace(self, offered_at=tuple(p for p in self.offered_at if p[0] not in holders))
+
+    def lapsed(self) -> TeamState:
+        """Nothing waits any more (the game ended at once): only the resignations stand."""
+        return TeamState(resigned=self.resigned)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe; ``from_dict`` gives back an equal state."""
+        return {
+            "proposals": list(self.proposals),
+            "answering": [list(pair) for pair in self.answering],
+            "offered_at": [list(pair) for pair in self.offered_at],
+            "resign_to": list(self.resign_to),
+            "resigner": self.resigner,
+            "resigned": [[r.holder, r.winner, r.value.value] for r in self.resigned],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TeamState:
+        """The state ``to_dict`` wrote."""
+        return cls(
+            proposals=tuple(data["proposals"]),
+            answering=tuple((h, v) for h, v in data["answering"]),
+            offered_at=tuple((h, at) for h, at in data["offered_at"]),
+            resign_to=tuple(data["resign_to"]),
+            resigner=data["resigner"],
+            resigned=tuple(ResignedContract(h, w, Result(v)) for h, w, v in data["resigned"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ContractOutcome:
+    """How one contract ended (``Game.outcomes``), never read off a game-wide winner.
+
+    ``winner``: the side that won it (``None``: a tavli game drawn). ``result``: how it
+    ended: the board's ``SINGLE``, ``GAMMON`` or ``BACKGAMMON`` (played to the end),
+    ``PASSED``, ``RESIGNED`` or ``FORFEIT`` (or a tavli game's ending). ``value``: what
+    multiplied the cube: the board's result, the value resigned or forfeited; ``None``
+    for a pass. ``stake``: the cube value it settled at. ``points``: signed from side 0's
+    view, the Jacoby rule applied (C6).
+    """
+
+    holder: Holder
+    winner: int | None
+    result: Result
+    value: Result | None
+    stake: int
+    points: int
+
+
 class _Derived(TypedDict, total=False):
     """What a ``Game`` works out from its fields on first use and keeps (a plain dict)."""
 
@@ -413,6 +549,12 @@ class Game:
     is no cube, and ``stage`` is what is left of the turn (``tavli.turns.Turn``): the dice
     of the stage being played (gul bara's run and acey-deucey's 1-2 have several) and
     what follows it; ``dice`` stays the roll.
+
+    In a chouette (``options.chouette``) ``team`` keeps the team's cube round, the offers
+    waiting with the ``turn_no`` each was made at, and the resignations; ``awaiting``
+    says who must act, ``captain`` who moves for the team, ``outcomes`` how each
+    contract ended. ``doubled`` is the box's one double a turn; the team's members may
+    double in several rounds of one turn (H8).
     """
 
     options: GameOptions
@@ -430,6 +572,7 @@ class Game:
     turn_no: int = 1
     history: tuple[Action, ...] = ()
     stage: Turn | None = None
+    team: TeamState | None = None
     _cache: _Derived = field(
         default_factory=_Derived, init=False, repr=False, compare=False, hash=False
     )
@@ -472,6 +615,7 @@ class Game:
             dice=(max(opening.dice), min(opening.dice)),
             pending=(),
             contracts=contracts,
+            team=None if options.chouette is None else TeamState(),
         )
 
     @classmethod
@@ -509,18 +653,20 @@ class Game:
                 return self.play(steps)
             case Double(holders=holders):
                 return self.double(holders)
+            case CloseRound():
+                return self.close_round()
             case Take(holder=holder):
                 return self.take(holder)
             case Pass(holder=holder):
                 return self.pass_(holder)
             case Beaver(holder=holder):
                 return self.beaver(holder)
-            case Resign(value=value):
-                return self.resign(value)
-            case AcceptResign():
-                return self.accept_resign()
-            case RejectResign():
-                return self.reject_resign()
+            case Resign(value=value, holder=holder):
+                return self.resign(value, holder)
+            case AcceptResign(holder=holder):
+                return self.accept_resign(holder)
+            case RejectResign(holder=holder):
+                return self.reject_resign(holder)
             case Forfeit(side=side, reason=reason):
                 return self.forfeit(side, reason)
         raise TypeError(f"{action!r} is not an action a caller can apply")
@@ -531,7 +677,8 @@ class Game:
     def turn(self) -> int | None:
         """The side that must act now: in ``take_or_pass`` the doubled side (the doubler
         while only beavers wait), in ``resign_offered`` the side offered the
-        resignation; ``None`` once the game is over."""
+        resignation; ``None`` once the game is over. (In a chouette both sides may owe
+        answers at once: ``awaiting`` names who.)"""
         if self.phase is Phase.OVER:
             return None
         if self.phase is Phase.RESIGN_OFFERED:
@@ -599,15 +746,78 @@ class Game:
             raise CubeNotAvailable("this game has several cubes; ask for one by holder")
         return self.contracts[0]
 
+    def in_play(self, holder: Holder) -> bool:
+        """``holder``'s contract is still played for: neither passed nor resigned."""
+        contract = self.contract(holder)
+        return contract.live and (self.team is None or self.team.resigned_by(holder) is None)
+
+    @property
+    def live_holders(self) -> tuple[Holder, ...]:
+        """The holders still in the game, in line order (a chouette: the team members
+        who have not passed or resigned)."""
+        return tuple(c.holder for c in self.contracts if self.in_play(c.holder))
+
+    @property
+    def captain(self) -> Holder | None:
+        """A chouette: the member who moves for the team now (H2), the first in line
+        still in the game: when the captain is out (a pass, the box passing his double,
+        a resignation) the next in line plays on as captain (H7). ``None`` when none is."""
+        return next(iter(self.live_holders), None)
+
+    @property
+    def awaiting(self) -> Awaiting:
+        """Who must act now (API.md's ``awaiting``), the box being side 0 (see
+        ``Awaiting``). Members who may double in the team's cube round are not awaited:
+        the captain's roll ends the round."""
+        if self.phase is Phase.OVER:
+            return Awaiting()
+        if self.phase is Phase.TAKE_OR_PASS:
+            return Awaiting(
+                box=any(c.pending == TEAM for c in self.contracts),
+                members=tuple(c.holder for c in self.contracts if c.pending == BOX),
+            )
+        if self.phase is Phase.RESIGN_OFFERED:
+            if self.on_roll == TEAM:
+                return Awaiting(box=True)
+            return Awaiting(members=self.team.resign_to if self.team else self.options.holders)
+        if self.on_roll == BOX:
+            return Awaiting(box=True)
+        captain = self.captain
+        return Awaiting(members=() if captain is None else (captain,))
+
+    def offered_at(self, holder: Holder) -> int | None:
+        """A chouette: the ``turn_no`` of the offer (double, beaver or resignation) that
+        ``holder``'s contract waits to have answered, by the member or by the box; the
+        answer carries it instead of the game's ``turn_no`` (API.md). ``None``: no offer
+        waits on it."""
+        pairs = dict(self.team.offered_at) if self.team is not None else {}
+        return pairs.get(holder)
+
+    @property
+    def doubles_to_send(self) -> tuple[Holder, ...]:
+        """A chouette with multiple cubes: the members who doubled in the team's cube
+        round still open; the captain's roll sends them to the box (``close_round``)."""
+        if self.team is None or self.phase is not Phase.ROLL:
+            return ()
+        return tuple(c.holder for c in self.contracts if c.pending == TEAM)
+
+    def outcomes(self) -> dict[Holder, ContractOutcome]:
+        """How each settled contract ended, in line order: a pass or a resignation as
+        soon as it happens, every contract once the game is over."""
+        found = (self._outcome(c) for c in self.contracts)
+        return {outcome.holder: outcome for outcome in found if outcome is not None}
+
     def points_by_holder(self) -> dict[Holder, int]:
         """Each contract's points, signed from side 0's view: positive, side 0 wins them.
 
-        Settled contracts (passed) count as soon as they are settled; live ones count
-        once the game is over (0 before).
+        Settled contracts (passed, resigned) count as soon as they are settled; live ones
+        count once the game is over (0 before).
         """
-        multiplier = self._multiplier()
-        jacoby = self.options.jacoby
-        return {c.holder: c.points(self.winner, multiplier, jacoby) for c in self.contracts}
+        outcomes = self.outcomes()
+        return {
+            c.holder: outcomes[c.holder].points if c.holder in outcomes else 0
+            for c in self.contracts
+        }
 
     def points_for(self, side: int) -> int:
         """What ``side`` wins (negative: loses) over all contracts."""
@@ -620,12 +830,21 @@ class Game:
         """The side on roll rolls ``dice`` (from the server's dice stream).
 
         A roll that cannot be played at all passes the turn at once, recorded as
-        ``NoMove`` after the ``Roll`` (E2, E4).
+        ``NoMove`` after the ``Roll`` (E2, E4). In a chouette the captain's roll ends the
+        team's cube round: doubles made in it must go to the box first
+        (``close_round``), and proposals of the team's double not yet unanimous lapse.
         """
         self._expect(Phase.ROLL, "roll")
         dice = _check_dice(tuple(dice))
         if self.options.variant.rules is not None:
             return self._roll_tavli(self.options.variant.rules, dice)
+        round_over: dict[str, Any] = {}
+        if self.team is not None:
+            if self.doubles_to_send:
+                raise NotYourTurn(
+                    "the team's doubles go to the box before the roll: send them first"
+                )
+            round_over["team"] = replace(self.team, proposals=())
         view = self._view(self.board)
         assert isinstance(view, Position)
         plays = legal_plays(view, dice)
@@ -635,8 +854,9 @@ class Game:
                 on_roll=1 - self.on_roll,
                 dice=None,
                 doubled=False,
+                **round_over,
             )
-        game = self._next([Roll(dice)], phase=Phase.MOVE, dice=dice)
+        game = self._next([Roll(dice)], phase=Phase.MOVE, dice=dice, **round_over)
         game._cache["plays"] = plays
         return game
 
@@ -740,6 +960,12 @@ class Game:
         Refused in the Crawford game (P2), once already doubled this turn, on a cube the
         opponent owns, and past the cube's maximum (C1). A side that cannot move may
         still double (C3).
+
+        In a chouette, on the box's turn: the box's one double a turn, to ``holders``
+        (default: every member it may double; with one team cube, every member still in
+        the game), each answering alone (H5, H8). On the team's turn: ``holders`` double
+        the box on their own cubes (multiple cubes, H8), or propose the team's double
+        (one cube, H4), in the team's cube round (see ``close_round``).
         """
         self._check_cube()
         if self.phase is Phase.MOVE:
@@ -749,40 +975,70 @@ class Game:
             raise CubeNotAvailable("there is no doubling in the Crawford game")
         if not self.options.cube_allowed:
             raise CubeNotAvailable("the cube is not used in this game")
+        if self.team is not None and self.on_roll == TEAM:
+            return self._team_double(holders)
         if self.doubled:
             raise CubeNotAvailable("you have already doubled this turn")
-        side = self.on_roll
+        side, live = self.on_roll, self.live_holders
         if holders is None:
-            chosen = [c.holder for c in self.contracts if c.can_offer(side)]
+            chosen = [h for h in live if self.contract(h).can_offer(side)]
             if not chosen:
-                self.contracts[0].check_offer(side)
+                self.contract(live[0]).check_offer(side)
                 raise CubeNotAvailable("you have no cube you may double now")
         else:
-            chosen = list(dict.fromkeys(holders))
-            if not chosen:
-                raise CubeNotAvailable("name at least one cube to double")
-            for holder in chosen:
-                self.contract(holder).check_offer(side)
+            chosen = self._doubling(holders, side)
+        chouette, changes = self.options.chouette, {}
+        if chouette is not None and chouette.single and len(chosen) != len(live):
+            raise CubeNotAvailable(
+                "one team cube (H4): the box doubles every member still in the game"
+            )
+        if self.team is not None:
+            changes["team"] = self.team.offered(chosen, self.turn_no + 1)
         contracts = tuple(c.offer(side) if c.holder in chosen else c for c in self.contracts)
         return self._next(
             [Double(tuple(chosen))],
             phase=Phase.TAKE_OR_PASS,
             contracts=contracts,
             doubled=True,
+            **changes,
         )
+
+    def close_round(self) -> Game:
+        """A chouette with multiple cubes: the captain ends the team's cube round (his
+        roll, API.md): the doubles its members made go to the box, which answers them
+        before the roll, in line order (H8, H9, H10)."""
+        self._check_cube()
+        self._expect(Phase.ROLL, "send the team's doubles")
+        if self.team is None or self.on_roll != TEAM:
+            raise NotYourTurn("only a chouette's team has a cube round, on its own turn")
+        if not self.doubles_to_send:
+            missing = [h for h in self.live_holders if h not in self.team.proposals]
+            raise CubeNotAvailable(
+                f"the team's double needs every member still in the game (H4): "
+                f"{', '.join(map(str, missing))} did not propose it"
+                if self.team.proposals
+                else "no double waits to go to the box: roll"
+            )
+        return self._send_team_doubles([CloseRound()], self.contracts, self.team)
 
     def take(self, holder: Holder | None = None) -> Game:
         """Accept the double (or the beaver) waiting on ``holder``'s contract (C4)."""
+        if self.team is not None:
+            return self._chouette_answer(Take, holder)
         contract = self._pending_contract(holder)
         return self._answered(Take(contract.holder), contract.take())
 
     def pass_(self, holder: Holder | None = None) -> Game:
         """Refuse the double (or the beaver) waiting on ``holder``'s contract (C4)."""
+        if self.team is not None:
+            return self._chouette_answer(Pass, holder)
         contract = self._pending_contract(holder)
         return self._answered(Pass(contract.holder), contract.pass_())
 
     def beaver(self, holder: Holder | None = None) -> Game:
         """Take the double on ``holder``'s contract and redouble at once (C5, money only)."""
+        if self.team is not None:
+            return self._chouette_answer(Beaver, holder)
         contract = self._pending_contract(holder)
         if not self.options.beavers:
             raise CubeNotAvailable("beavers are not allowed in this game")
@@ -790,8 +1046,13 @@ class Game:
 
     # Resignation
 
-    def resign(self, value: Result | str) -> Game:
-        """The side on roll offers to resign a single, gammon or backgammon (S4)."""
+    def resign(self, value: Result | str, holder: Holder | None = None) -> Game:
+        """The side on roll offers to resign a single, gammon or backgammon (S4).
+
+        In a chouette the box offers it to every member still in the game, each
+        accepting or rejecting for their own contract; on the team's turn a member
+        (``holder``; the captain too) resigns their own contract only, and the box
+        answers."""
         if self.phase is Phase.OVER:
             raise GameOver("the game is over")
         if self.phase not in (Phase.ROLL, Phase.MOVE):
@@ -812,11 +1073,22 @@ class Game:
                 )
             if value is Result.GAMMON and mine is not None and mine.borne_off:
                 raise ValueError("you have borne off a checker: resign for 1 point (TM3)")
+        if self.team is not None:
+            return self._chouette_resign(value, holder)
+        if holder is not None:
+            raise ValueError("only a chouette's team members resign a contract of their own")
         return self._next([Resign(value)], phase=Phase.RESIGN_OFFERED, resignation=value)
 
-    def accept_resign(self) -> Game:
-        """Accept the resignation on offer: the game ends at that value times the cube."""
+    def accept_resign(self, holder: Holder | None = None) -> Game:
+        """Accept the resignation on offer: the game ends at that value times the cube.
+
+        In a chouette: ``holder`` accepts the box's resignation for their own contract,
+        or the box accepts ``holder``'s; that contract is settled (S4)."""
         self._expect(Phase.RESIGN_OFFERED, "accept a resignation")
+        if self.team is not None:
+            return self._resign_answered(AcceptResign, holder)
+        if holder is not None:
+            raise ValueError("only in a chouette is a resignation answered per contract")
         return self._next(
             [AcceptResign()],
             phase=Phase.OVER,
@@ -826,9 +1098,14 @@ class Game:
             pending=(),
         )
 
-    def reject_resign(self) -> Game:
-        """Refuse the resignation on offer: play goes on where it stopped."""
+    def reject_resign(self, holder: Holder | None = None) -> Game:
+        """Refuse the resignation on offer: play goes on where it stopped (in a chouette,
+        once every member offered it has answered)."""
         self._expect(Phase.RESIGN_OFFERED, "reject a resignation")
+        if self.team is not None:
+            return self._resign_answered(RejectResign, holder)
+        if holder is not None:
+            raise ValueError("only in a chouette is a resignation answered per contract")
         phase = Phase.ROLL if self.dice is None else Phase.MOVE
         return self._next([RejectResign()], phase=phase, resignation=None)
 
@@ -867,6 +1144,7 @@ class Game:
             contracts=tuple(c.lapse() if c.pending is not None else c for c in self.contracts),
             dice=None,
             pending=(),
+            team=None if self.team is None else self.team.lapsed(),
         )
 
     def compact(self) -> Game:
@@ -877,15 +1155,21 @@ class Game:
 
         Board, cube and score are those of this game; ``turn_no`` counts the shorter
         history. Two records of one match compare equal once compacted, however their
-        turns were entered.
+        turns were entered. (In a chouette a resignation some member accepted is kept
+        with all its answers.)
         """
         actions = self.history
-        folded = (MoveStep, Undo, Confirm, RejectResign)
-        unaccepted = {
-            index
-            for index, (action, after) in enumerate(pairwise((*actions, None)))
-            if isinstance(action, Resign) and not isinstance(after, AcceptResign)
-        }
+        folded = (MoveStep, Undo, Confirm)
+        unaccepted: set[int] = set()  # each resignation nobody accepted, and its answers
+        for index, action in enumerate(actions):
+            if isinstance(action, Resign):
+                answers = list(
+                    takewhile(
+                        lambda a: isinstance(a, AcceptResign | RejectResign), actions[index + 1 :]
+                    )
+                )
+                if not any(isinstance(answer, AcceptResign) for answer in answers):
+                    unaccepted.update(range(index, index + 1 + len(answers)))
         if not unaccepted and not any(isinstance(a, folded) for a in actions):
             return self
         game = Game.start(self.options, self.opening)
@@ -902,10 +1186,12 @@ class Game:
                         stepped = stepped.move_step(step.origin, step.die)
                     game = game.play(stepped.pending_steps)
                     steps = []
-                case NoMove() | RejectResign():
+                case NoMove():
                     pass
-                case Resign() if index in unaccepted:
+                case _ if index in unaccepted:
                     pass
+                case Resign() | AcceptResign() | RejectResign():
+                    game = game.apply(action)  # a chouette's, accepted: mid-move steps stay
                 case _:
                     steps = []
                     game = game.apply(action)
@@ -928,6 +1214,7 @@ class Game:
                 else [list(self.board.player), list(self.board.opponent)]
             ),
             **({"stage": self.stage.to_dict()} if self.stage is not None else {}),
+            **({"team": self.team.to_dict()} if self.team is not None else {}),
             "on_roll": self.on_roll,
             "phase": self.phase.value,
             "dice": None if self.dice is None else list(self.dice),
@@ -961,6 +1248,7 @@ class Game:
             ),
             board=board,
             stage=Turn.from_dict(data["stage"]) if "stage" in data else None,
+            team=TeamState.from_dict(data["team"]) if "team" in data else None,
             on_roll=data["on_roll"],
             phase=Phase(data["phase"]),
             dice=None if data["dice"] is None else tuple(data["dice"]),
@@ -1141,11 +1429,234 @@ class Game:
             if self.result in _RESIGNED and not rules.per_checker:
                 return 2 if kind is Result.GAMMON else 1  # TM3
             return rules.score(loser)  # TV4, AD7
+        return self._value_multiplier(kind)
+
+    def _value_multiplier(self, kind: Result | None) -> int:
+        """What a backgammon game won as ``kind`` multiplies the cube by (S1-S3)."""
         if kind is Result.GAMMON:
             return 2
         if kind is Result.BACKGAMMON:
             return self.options.backgammon_value
         return 1
+
+    def _outcome(self, contract: CubeContract) -> ContractOutcome | None:
+        """How ``contract`` ended, or ``None`` while it is still played for."""
+        jacoby, holder, stake = self.options.jacoby, contract.holder, contract.value
+        if not contract.live:
+            assert contract.passer is not None
+            points = contract.points(None, 1, jacoby)
+            return ContractOutcome(holder, 1 - contract.passer, Result.PASSED, None, stake, points)
+        resigned = None if self.team is None else self.team.resigned_by(holder)
+        if resigned is not None:
+            multiplier = self._value_multiplier(resigned.value)
+            points = contract.points(resigned.winner, multiplier, jacoby)
+            return ContractOutcome(
+                holder, resigned.winner, Result.RESIGNED, resigned.value, stake, points
+            )
+        if self.result is None:
+            return None
+        value = self.resignation if self.result in _RESIGNED else self.result
+        points = contract.points(self.winner, self._multiplier(), jacoby)
+        return ContractOutcome(holder, self.winner, self.result, value, stake, points)
+
+    # A chouette's team (RULES.md H4-H10; docs/rules-core.md, "Chouette games")
+
+    def _team_double(self, holders: Iterable[Holder] | None) -> Game:
+        """Members double in the team's cube round: each on their own cube (H8), the
+        round's doubles going to the box when the captain rolls or when nobody else
+        could double; or each proposes the team's double, which goes to the box once
+        every member still in the game has (H4)."""
+        assert self.team is not None and self.options.chouette is not None
+        team, live = self.team, self.live_holders
+        if self.options.chouette.single:
+            if holders is None:
+                self.contract(live[0]).check_offer(TEAM)
+                chosen = [h for h in live if h not in team.proposals]
+            else:
+                chosen = self._doubling(holders, TEAM)
+                again = [str(h) for h in chosen if h in team.proposals]
+                if again:
+                    raise CubeNotAvailable(f"{', '.join(again)} already proposed the double")
+            team = replace(team, proposals=(*team.proposals, *chosen))
+            if any(h not in team.proposals for h in live):
+                return self._next([Double(tuple(chosen))], team=team)
+            contracts = tuple(c.offer(TEAM) if c.holder in live else c for c in self.contracts)
+            return self._send_team_doubles([Double(tuple(chosen))], contracts, team)
+        if holders is None:
+            chosen = [h for h in live if self.contract(h).can_offer(TEAM)]
+            if not chosen:
+                raise CubeNotAvailable("no member of the team may double now")
+        else:
+            chosen = self._doubling(holders, TEAM)
+        contracts = tuple(c.offer(TEAM) if c.holder in chosen else c for c in self.contracts)
+        if any(c.can_offer(TEAM) for c in contracts if c.holder in live):
+            return self._next([Double(tuple(chosen))], contracts=contracts)
+        return self._send_team_doubles([Double(tuple(chosen))], contracts, team)
+
+    def _doubling(self, holders: Iterable[Holder], side: int) -> list[Holder]:
+        """The contracts of ``holders`` ``side`` may double now, in line order (H10;
+        in a match, the one contract)."""
+        named = list(dict.fromkeys(holders))
+        if not named:
+            raise CubeNotAvailable("name at least one cube to double")
+        for holder in named:
+            contract = self.contract(holder)
+            if contract.live and not self.in_play(holder):
+                raise CubeNotAvailable(f"{holder} resigned: that cube is out of this game")
+            if side == TEAM and contract.pending == TEAM:
+                raise CubeNotAvailable(f"{holder} has already doubled in this cube round")
+            contract.check_offer(side)
+        return [c.holder for c in self.contracts if c.holder in named]
+
+    def _send_team_doubles(
+        self, actions: list[Action], contracts: tuple[CubeContract, ...], team: TeamState
+    ) -> Game:
+        """The team's doubles (``contracts`` offered by the team) go to the box."""
+        doubles = tuple((c.holder, c.value) for c in contracts if c.pending == TEAM)
+        team = replace(team, proposals=(), answering=doubles)
+        return self._next(
+            actions,
+            phase=Phase.TAKE_OR_PASS,
+            contracts=contracts,
+            team=team.offered([holder for holder, _ in doubles], self.turn_no + 1),
+        )
+
+    def _chouette_answer(self, kind: type[Take | Pass | Beaver], holder: Holder | None) -> Game:
+        """A member answers the box's double (or beaver) on their own cube (H5); or the
+        box answers the team's doubles, one cube at a time in line order (H8, H10, H9
+        when on), the team's one cube at once (H4). ``holder`` ``None``: the box
+        answering the next in line."""
+        assert self.team is not None and self.options.chouette is not None
+        if self.phase is Phase.OVER:
+            raise GameOver("the game is over")
+        if self.phase is not Phase.TAKE_OR_PASS:
+            raise NotYourTurn("there is no double to answer")
+        due = [c for c in self.contracts if c.pending == TEAM]
+        if holder is None and not due:
+            raise CubeNotAvailable("the box owes no answer: name the member who answers")
+        contract = due[0] if holder is None else self.contract(holder)
+        if contract.pending is None:
+            raise CubeNotAvailable(f"no double waits for an answer on {holder!r}'s cube")
+        single = self.options.chouette.single
+        if kind is Beaver:
+            if not self.options.beavers:
+                raise CubeNotAvailable("beavers are not allowed in this game")
+            if single and contract.pending == BOX:
+                raise CubeNotAvailable(
+                    "one team cube (H4): a member takes or passes; a beaver would split it"
+                )
+        answered = [contract]
+        if contract.pending == TEAM and single:
+            answered = due
+        elif contract.pending == TEAM:
+            if contract.holder != due[0].holder:
+                raise CubeNotAvailable(
+                    f"the box answers the team's doubles in line order (H10): "
+                    f"{due[0].holder}'s first"
+                )
+            if self.options.chouette.same_action and not contract.beavered:
+                self._check_same_action(contract.holder, took=kind is not Pass)
+        answer = {Take: CubeContract.take, Pass: CubeContract.pass_, Beaver: CubeContract.beaver}
+        updated = {c.holder: answer[kind](c) for c in answered}
+        contracts = tuple(updated.get(c.holder, c) for c in self.contracts)
+        team = self.team.answered(updated)
+        team = team.offered(
+            [h for h, c in updated.items() if c.pending is not None], self.turn_no + 1
+        )
+        action = kind(answered[0].holder)
+        if any(c.pending is not None for c in contracts):
+            return self._next([action], contracts=contracts, team=team)
+        return self._team_settled(action, contracts, replace(team, answering=()))
+
+    def _check_same_action(self, holder: Holder, took: bool) -> None:
+        """H9 on the set of team doubles the box is answering."""
+        assert self.team is not None
+        answers = {}
+        for answered, _ in self.team.answering:
+            contract = self.contract(answered)
+            if contract.pending != TEAM:
+                answers[answered] = contract.state is CubeState.LIVE or contract.passer != BOX
+        check_same_action(self.team.answering, answers, holder, took)
+
+    def _chouette_resign(self, value: Result, holder: Holder | None) -> Game:
+        """The box offers ``value`` to every member still in the game; or a member
+        (``holder``) offers their own contract to the box."""
+        assert self.team is not None
+        team = self.team
+        if self.on_roll == BOX:
+            if holder is not None:
+                raise ValueError("the box resigns to every member still in the game")
+            live = self.live_holders
+            team = replace(team, resign_to=live).offered(live, self.turn_no + 1)
+        else:
+            if holder is None:
+                raise ValueError("a team member resigns their own contract: name the member")
+            if not self.in_play(holder):
+                raise NotYourTurn(f"{holder} is out of this game: there is nothing to resign")
+            if team.proposals or self.doubles_to_send:
+                raise NotYourTurn("the team's cube round is open: resign after the roll")
+            team = replace(team, resigner=holder).offered([holder], self.turn_no + 1)
+        return self._next(
+            [Resign(value, holder)], phase=Phase.RESIGN_OFFERED, resignation=value, team=team
+        )
+
+    def _resign_answered(
+        self, kind: type[AcceptResign | RejectResign], holder: Holder | None
+    ) -> Game:
+        """``holder`` answers the box's resignation for their own contract, or the box
+        answers the member's; an accepted one settles that contract (S4)."""
+        assert self.team is not None and self.resignation is not None
+        team = self.team
+        if self.on_roll == BOX:
+            if holder is None and len(team.resign_to) == 1:
+                holder = team.resign_to[0]
+            if holder is None or holder not in team.resign_to:
+                raise NotYourTurn(
+                    f"{holder!r} owes no answer to the box's resignation"
+                    if holder is not None
+                    else "name the member who answers the box's resignation"
+                )
+            winner = TEAM
+            team = replace(team, resign_to=tuple(h for h in team.resign_to if h != holder))
+        else:
+            if holder is not None and holder != team.resigner:
+                raise NotYourTurn(f"the box answers {team.resigner}'s resignation, not {holder}'s")
+            holder, winner = team.resigner, BOX
+            assert holder is not None
+            team = replace(team, resigner=None)
+        team = team.answered([holder])
+        if kind is AcceptResign:
+            settled = ResignedContract(holder, winner, self.resignation)
+            team = replace(team, resigned=(*team.resigned, settled))
+        action = kind(holder)
+        if team.resign_to:
+            return self._next([action], team=team)
+        play_on = Phase.ROLL if self.dice is None else Phase.MOVE
+        return self._team_settled(action, self.contracts, team, play_on, resignation=None)
+
+    def _team_settled(
+        self,
+        action: Action,
+        contracts: tuple[CubeContract, ...],
+        team: TeamState,
+        play_on: Phase = Phase.ROLL,
+        **changes: Any,
+    ) -> Game:
+        """Once nothing waits: play goes on (``play_on``) while a contract is still
+        played for; once none is, the game is over, each contract with its outcome."""
+        if any(c.live and team.resigned_by(c.holder) is None for c in contracts):
+            return self._next([action], contracts=contracts, team=team, phase=play_on, **changes)
+        return self._next(
+            [action],
+            contracts=contracts,
+            team=team,
+            phase=Phase.OVER,
+            winner=None,
+            result=Result.SETTLED,
+            dice=None,
+            pending=(),
+            **changes,
+        )
 
     # The tavli games (RULES.md TV, PO, PL, FV, GB, AD)
 

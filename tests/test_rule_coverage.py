@@ -11,11 +11,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RULE_ID = re.compile(r"^- ([A-Z]{1,2})(\d+)\.", re.MULTILINE)
-# Board, Opening, Moving, Bar, Bearing off, Scoring, Doubling cube, Match play; the games
-# of the Greek and Bulgarian table (tavli, portes, plakoto, fevga, gul bara, acey-deucey,
-# a tavli match); and T3 (taking moves back until the turn is confirmed), which the game
+# Board, Opening, Moving, Bar, Bearing off, Scoring, Doubling cube, Match play, Chouette
+# (the game in ``Game``, the seating and money in ``backgammon.chouette``); the games of
+# the Greek and Bulgarian table (tavli, portes, plakoto, fevga, gul bara, acey-deucey, a
+# tavli match); and T3 (taking moves back until the turn is confirmed), which the game
 # state machine keeps.
-CORE_SECTIONS = {*"BOMEFSCP", "TV", "PO", "PL", "FV", "GB", "AD", "TM"}
+CORE_SECTIONS = {*"BOMEFSCPH", "TV", "PO", "PL", "FV", "GB", "AD", "TM"}
 # B4 is how a user likes the board drawn (not a rule of play): the board view proves it.
 NOT_IN_THE_CORE = {"B4"}
 
@@ -39,7 +40,7 @@ def _test_names() -> set[str]:
 
 def test_the_rule_book_has_the_core_rules():
     ids = _rule_ids()
-    assert {"B1", "O1", "M5", "E4", "F7", "S4", "C6", "P4", "T3"} <= ids
+    assert {"B1", "O1", "M5", "E4", "F7", "S4", "C6", "P4", "H1", "H14", "T3"} <= ids
     assert {"TV4", "PO1", "PL5", "FV6", "GB3", "AD7", "TM4"} <= ids
 
 

@@ -34,6 +34,7 @@ from backgammon.game import (
     Undo,
 )
 from backgammon.position import Position, board_from_points
+from backgammon.team import ChouetteRules, CubeMode
 from backgammon.variants import STANDARD
 
 MONEY = GameOptions()
@@ -380,7 +381,8 @@ def test_s4_resign_only_on_own_turn() -> None:
 
 def chouette() -> Game:
     """Box (side 0) against a team of three, one cube each; the team to roll."""
-    options = replace(MONEY, holders=("ann", "bob", "cat"), jacoby=True)
+    rules = ChouetteRules(CubeMode.MULTIPLE)
+    options = replace(MONEY, holders=("ann", "bob", "cat"), jacoby=True, chouette=rules)
     return Game.start(options, [(3, 1)]).play("8/5 6/5")
 
 
@@ -411,7 +413,7 @@ def test_h6_settlement_per_contract_with_jacoby_per_cube() -> None:
 
 
 def test_h8_a_team_member_doubles_the_box_alone() -> None:
-    game = chouette().double(["cat"])
+    game = chouette().double(["cat"]).close_round()
     assert game.turn == 0 and game.contract("cat").pending == 1
     unchanged(game, lambda g: g.take("ann"), CubeNotAvailable)
     unchanged(game, lambda g: g.take("zed"), CubeNotAvailable)
@@ -423,7 +425,8 @@ def test_every_contract_passed_ends_the_game() -> None:
     assert game.phase is Phase.TAKE_OR_PASS
     unchanged(game, lambda g: g.take("ann"), CubeNotAvailable)
     over = game.pass_("cat")
-    assert (over.winner, over.result, over.points_for(1)) == (1, Result.PASSED, 3)
+    # No game-wide winner is read off the last pass: each contract has its outcome.
+    assert (over.winner, over.result, over.points_for(1)) == (None, Result.SETTLED, 3)
 
 
 # Replay and serialization

@@ -1,5 +1,7 @@
 """The matches services: create, accept, decline, each action and each refusal."""
 
+from decimal import Decimal
+
 import pytest
 
 from backgammon.game import Phase
@@ -80,8 +82,6 @@ def test_declining_closes_the_invitation(alice, bob):
     ],
 )
 def test_match_create_refuses_what_cannot_be_played(alice, bob, kwargs):
-    from decimal import Decimal
-
     if isinstance(kwargs.get("stake"), str):
         kwargs["stake"] = Decimal(kwargs["stake"])
     with pytest.raises(Invalid):
@@ -128,7 +128,8 @@ def refused(match, player, what, error, **kwargs):
     with pytest.raises(error) as caught:
         act(match, player, what, **kwargs)
     after = Table.objects.get(pk=match.table_id)
-    assert (after.state, after.version, after.turn_no) == (table.state, table.version, table.turn_no)
+    seen = (table.state, table.version, table.turn_no)
+    assert (after.state, after.version, after.turn_no) == seen
     assert log_size(match) == size
     return caught.value
 

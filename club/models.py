@@ -89,7 +89,7 @@ class AppendOnlyModel(models.Model):
     PostgreSQL a trigger refuses the same however the row is written
     (``club.migration_operations.RefuseChanges``)."""
 
-    append_only_refusal: ClassVar["StrOrPromise"]
+    append_only_refusal: "StrOrPromise"
     objects = AppendOnlyQuerySet.as_manager()
 
     class Meta:

@@ -121,7 +121,7 @@ class LedgerModel(AppendOnlyModel):
     """A row of the books: written once, by ``ledger_post``, never updated or deleted."""
 
     append_only_refusal = _("The ledger is append-only: post a reversing transaction instead.")
-    objects = LedgerQuerySet.as_manager()
+    objects: ClassVar[models.Manager[Any]] = LedgerQuerySet.as_manager()
     # Set by ``ledger_post`` on the rows it writes; any other writer is refused.
     _posting: bool = False
 

@@ -218,12 +218,6 @@ def match_accept(*, match: Match, player: Player, seed: str = "") -> Match:
     match.status = Match.Status.PLAYING
     match.started_at = work.now
     match.client_seed = core_dice.make_client_seed(match.client_seed, _seed(seed))
-    Seat.objects.bulk_create(
-        [
-            Seat(table=table, side=0, player_id=match.creator_id),
-            Seat(table=table, side=1, player=player),
-        ]
-    )
     table.status = Table.Status.PLAYING
     work.players = (match.creator, player)
     spec = clocks.clock_spec(match.clock)
@@ -231,6 +225,12 @@ def match_accept(*, match: Match, player: Player, seed: str = "") -> Match:
     _start_game(work)
     _settle(work)
     _save(work)
+    Seat.objects.bulk_create(
+        [
+            Seat(table=table, side=0, player_id=match.creator_id),
+            Seat(table=table, side=1, player=player),
+        ]
+    )
     return match
 
 
@@ -276,6 +276,7 @@ class _Work:
     game_at_start: int = 0
     settings: dict[int, PlaySettings] = field(default_factory=dict)
     seen_version: int = 0
+    ended: Game | None = None  # the game that ended in this request, with its history
 
     def __post_init__(self) -> None:
         self.seen_version = self.table.version
@@ -557,6 +558,8 @@ def _record(work: _Work, after: Game, *, actor: Player | None, by_server: bool =
         )
         table.log_seq += 1
     work.game = replace(after, history=())
+    if after.over:
+        work.ended = after  # with its last actions: MatchState reads a forfeit there
     table.turn_no = turn_no
 
 
@@ -618,7 +621,7 @@ def _settle(work: _Work) -> None:
     for _step in range(MAX_SERVER_ACTIONS):
         game = _game(work)
         if game.over:
-            if not _game_over(work):
+            if work.ended is None or not _game_over(work):
                 break
             continue
         side = game.turn
@@ -642,8 +645,9 @@ def _settle(work: _Work) -> None:
 
 def _game_over(work: _Work) -> bool:
     """Score the game just ended; True if the next game has started."""
-    game, state = _game(work), work.state
-    assert state is not None
+    game, state = work.ended, work.state
+    assert state is not None and game is not None
+    work.ended = None
     if game.result is Result.FORFEIT:
         state = state.apply_forfeit(game)
     else:

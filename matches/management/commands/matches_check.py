@@ -26,10 +26,7 @@ class Command(BaseCommand):
             return progress(tables, total=total, label="tables", out=self.stdout)
 
         problems = selectors.tables_check(progress=watched)
+        summary = f"{len(problems)} table(s) of {checked} do not replay to their stored state."
         if problems:
-            for problem in problems:
-                self.stderr.write(problem)
-            raise CommandError(
-                f"{len(problems)} table(s) of {checked} do not replay to their stored state."
-            )
+            raise CommandError("\n".join([*problems, summary]))
         self.stdout.write(f"Every game replays to its stored state: {checked} tables checked.")

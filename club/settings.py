@@ -230,6 +230,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "matches-sweep": {"task": "matches.sweep", "schedule": 5.0, "options": {"expires": 5.0}},
 }
+# The queue the matches' timeout tasks go to (None: Celery's default queue).
+MATCHES_TIMEOUT_QUEUE: str | None = None
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 

@@ -48,7 +48,7 @@ from club import services as club_services
 from club.errors import Conflict, Forbidden, Invalid
 from club.models import MatchResult, Player, SourceKind
 from club.services import LegSpec
-from matches import clocks
+from matches import clocks, selectors
 from matches.errors import IllegalPlay, NotYourTurn, StaleTurn
 from matches.models import Action, Match, PlaySettings, Seat, Table
 from matches.models import Phase as TablePhase
@@ -200,6 +200,7 @@ def _locked(match: Match) -> tuple[Match, Table]:
         .select_related("creator__user", "opponent__user")
         .get(pk=match.pk)
     )
+    locked.table = table  # the caller reads the table as this request leaves it
     return locked, table
 
 
@@ -481,6 +482,7 @@ def table_timeout(*, table_id: int, turn_no: int) -> bool:
         .select_related("creator__user", "opponent__user")
         .get(table=table)
     )
+    match.table = table
     work = _Work(match=match, table=table, now=now)
     work.players = (match.creator, match.opponent) if match.opponent else None
     game = _game(work)
@@ -609,11 +611,6 @@ def _settings(work: _Work, side: int) -> PlaySettings:
     return work.settings[side]
 
 
-def _can_double(game: Game, side: int) -> bool:
-    options = game.options
-    return options.cube_allowed and not options.crawford and game.cube.can_offer(side)
-
-
 def _settle(work: _Work) -> None:
     """What follows the action: a finished game scored and the next begun (or the match
     ended), and the rolls and forced plays the players' settings ask the server to make
@@ -627,7 +624,7 @@ def _settle(work: _Work) -> None:
         side = game.turn
         assert side is not None
         wants = _settings(work, side)
-        if game.phase is Phase.ROLL and wants.auto_roll and not _can_double(game, side):
+        if game.phase is Phase.ROLL and wants.auto_roll and not selectors.can_double(game, side):
             stream = _stream(work)
             after = game.roll(stream.roll())
             work.table.dice_used = stream.used
@@ -839,5 +836,5 @@ def _schedule(table_id: int, turn_no: int, eta: datetime) -> None:
         TIMEOUT_TASK,
         args=[table_id, turn_no],
         eta=eta,
-        queue=getattr(settings, "MATCHES_TIMEOUT_QUEUE", None),
+        queue=settings.MATCHES_TIMEOUT_QUEUE,
     )

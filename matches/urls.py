@@ -8,6 +8,11 @@ from matches import api, views
 
 urlpatterns = [
     path("play/dice/", views.dice, name="play-dice"),
+    path("play/settings/", views.play_settings, name="play-settings"),
+    path("play/<id:pk>/", views.play_match, name="play-match"),
+    path("play/<id:pk>/table/", views.play_table, name="play-table"),
+    path("play/<id:pk>/accept/", views.play_answer, {"answer": "accept"}, name="play-accept"),
+    path("play/<id:pk>/decline/", views.play_answer, {"answer": "decline"}, name="play-decline"),
     path("api/matches/", Operations(api.MatchListView, api.MatchCreateView), name="api-matches"),
     path("api/matches/<id:pk>/", api.MatchDetailView.as_view(), name="api-match"),
     path("api/matches/<id:pk>/accept/", api.MatchAcceptView.as_view(), name="api-match-accept"),

@@ -173,17 +173,12 @@ class MoveInput(TurnInput):
 
 
 class MoveStepInput(TurnInput):
+    origin = serializers.IntegerField(
+        min_value=1,
+        max_value=25,
+        help_text=gettext_lazy("The point the checker leaves, from your side; 25: the bar."),
+    )
     die = serializers.IntegerField(min_value=1, max_value=6, help_text=gettext_lazy("The die."))
-
-    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
-        # "from" is a Python keyword: the field is declared here, not as an attribute.
-        fields = super().get_fields()
-        fields["from"] = serializers.IntegerField(
-            min_value=1,
-            max_value=25,
-            help_text=gettext_lazy("The point the checker leaves, from your side; 25: the bar."),
-        )
-        return fields
 
 
 class ResignInput(TurnInput):
@@ -236,7 +231,18 @@ class GameOutput(serializers.Serializer[dict[str, Any]]):
         child=serializers.CharField(),
         help_text=gettext_lazy("The steps played this turn and not yet confirmed (T3)."),
     )
-    pip_counts = serializers.DictField(child=serializers.IntegerField())
+    remaining_dice = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text=gettext_lazy("The dice of this roll the pending steps have not used."),
+    )
+    can_double = serializers.BooleanField(
+        help_text=gettext_lazy("The player on turn may double now (C1, C2, P2).")
+    )
+    resignation = serializers.ChoiceField(
+        choices=["single", "gammon", "backgammon"],
+        allow_null=True,
+        help_text=gettext_lazy("The resignation on offer, while one is (S4)."),
+    )
 
 
 class MatchOutput(serializers.Serializer[Match]):
@@ -253,6 +259,14 @@ class MatchOutput(serializers.Serializer[Match]):
     stake = MoneyField(allow_null=True)
     options = serializers.DictField()
     score = serializers.DictField(child=serializers.IntegerField())
+    pip_counts = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text=gettext_lazy("Each player's pip count (null before the first game)."),
+    )
+    open = serializers.BooleanField(
+        help_text=gettext_lazy("An open challenge still waiting for an opponent.")
+    )
     winner = serializers.CharField(allow_null=True)
     ended_by = serializers.ChoiceField(choices=MatchResult.EndedBy.choices, allow_null=True)
     crawford = serializers.BooleanField(
@@ -311,9 +325,7 @@ class PlaySettingsOutput(serializers.Serializer[PlaySettings]):
 
 def _match_get(*, pk: int) -> Match:
     try:
-        return Match.objects.select_related(
-            "table", "creator__user", "opponent__user", "winner__user"
-        ).get(pk=pk)
+        return selectors.match_queryset().get(pk=pk)
     except Match.DoesNotExist:
         raise NotFound(_("There is no match %(id)s.") % {"id": pk}) from None
 
@@ -494,15 +506,8 @@ class MatchActionView(APIView):
         return values
 
 
-class MoveStepActionView(MatchActionView):
-    """``move_step``: the input's ``from`` is the service's ``origin``."""
-
-    def arguments(self, values: dict[str, Any]) -> dict[str, Any]:
-        return {"origin": values["from"], "die": values["die"]}
-
-
-class NextGameActionView(MatchActionView):
-    """``next_game``: a money session's next game (``match_continue``)."""
+class ContinueActionView(MatchActionView):
+    """``continue``: a money session's next game (``match_continue``)."""
 
     def apply(self, *, match: Match, player: Player, turn_no: int, values: dict[str, Any]) -> Match:
         return services.match_continue(match=match, player=player, turn_no=turn_no)
@@ -549,7 +554,6 @@ ACTION_VIEWS: tuple[type[MatchActionView], ...] = (
             "a step that can still be completed into a legal play is accepted."
         ),
         MoveStepInput,
-        MoveStepActionView,
     ),
     action_view("undo", gettext_lazy("Take back the last step not yet confirmed (T3).")),
     action_view(
@@ -575,9 +579,9 @@ ACTION_VIEWS: tuple[type[MatchActionView], ...] = (
         "reject_resign", gettext_lazy("Reject the resignation offered: play goes on (S4).")
     ),
     action_view(
-        "next_game",
+        "continue",
         gettext_lazy("A money session, between games: start the next game (its opening roll)."),
-        base=NextGameActionView,
+        base=ContinueActionView,
     ),
     action_view(
         "stop",

@@ -41,8 +41,7 @@ def step(clients: dict[str, APIClient], match: dict[str, Any], *, double: bool) 
     if game["phase"] == "take_or_pass":
         return act(client, match, "pass")
     if game["phase"] == "roll":
-        may_double = not match["crawford"] and game["cube"]["owner"] in (None, game["turn"])
-        if double and may_double:
+        if double and game["can_double"]:
             return act(client, match, "double")
         return act(client, match, "roll")
     if game["phase"] == "move":

@@ -207,8 +207,8 @@ def test_c4_the_cube_owned_by_the_opponent_cannot_be_doubled(playing):
         ("move", {"turn_no": 1}),  # no play
         ("move", {"turn_no": 1, "play": "24/18", "hurry": True}),  # a field nobody knows
         ("resign", {"turn_no": 1, "value": "triple"}),
-        ("move_step", {"turn_no": 1, "from": 26, "die": 3}),
-        ("move_step", {"turn_no": 1, "from": 13, "die": 7}),
+        ("move_step", {"turn_no": 1, "origin": 26, "die": 3}),
+        ("move_step", {"turn_no": 1, "origin": 13, "die": 7}),
     ],
 )
 def test_a_malformed_body_is_a_400_invalid(playing, action, body):

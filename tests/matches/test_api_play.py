@@ -37,7 +37,7 @@ def test_an_invitation_is_accepted_and_the_opening_roll_starts_the_game(alice, b
     assert game["dice"][0] != game["dice"][1]
     assert game["legal_plays"]
     assert game["cube"] == {"value": 1, "owner": None}
-    assert game["pip_counts"] == {"alice": 167, "bob": 167}
+    assert match["pip_counts"] == {"alice": 167, "bob": 167}
     assert match["topic"] == f"table:{Match.objects.get(pk=match['id']).table_id}"
     assert match["dice_commitment"] == created["dice_commitment"]
 

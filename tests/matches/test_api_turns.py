@@ -19,6 +19,16 @@ def turn_of(clients, match):
     return clients[match["game"]["turn"]]
 
 
+def test_s3_the_options_asked_for_are_the_matchs(alice, bob):
+    _clients, match = start_match(
+        alice, bob, options={"backgammon_value": 2, "variant": "nackgammon"}, clock="blitz"
+    )
+    assert match["options"] == {"backgammon_value": 2, "variant": "nackgammon"}
+    assert match["pip_counts"] == {"alice": 194, "bob": 194}  # B2: the nackgammon start
+    assert set(match["clock"]) == {"alice", "bob", "deadline"}
+    assert match["clock"]["deadline"] is not None
+
+
 def test_t3_a_turn_played_step_by_step_taken_back_and_confirmed(alice, bob):
     clients, match = start_match(alice, bob)
     mover = turn_of(clients, match)

@@ -404,7 +404,13 @@ class MatchCreateView(APIView):
         examples=[
             OpenApiExample(
                 "Bob is invited to a match to 5",
-                value={"opponent": "bob", "length": 5, "rated": True, "clock": "standard"},
+                value={
+                    "opponent": "bob",
+                    "length": 5,
+                    "rated": True,
+                    "clock": "standard",
+                    "options": {"backgammon_value": 3, "variant": "standard"},
+                },
                 request_only=True,
             ),
             OpenApiExample(

@@ -49,6 +49,11 @@ CROSS_FIELD_RULES: dict[tuple[str, str], Callable[[dict[str, Any]], bool]] = {
         body.get("winner") != body.get("loser") and _not_ahead_of_the_clock(body.get("played_at"))
     ),
     ("POST", "/api/ledger/payments/"): lambda body: body.get("payer") != body.get("payee"),
+    # tests/chouette/test_api.py: the players are different people, an order is them.
+    ("POST", "/api/chouettes/"): lambda body: (
+        len(set(body.get("players", []))) == len(body.get("players", []))
+        and sorted(body.get("order", body.get("players", []))) == sorted(body.get("players", []))
+    ),
 }
 
 
@@ -77,8 +82,10 @@ def in_process_requests():
 @pytest.fixture
 def club_with_books(make_player, staff):
     """The players the schema's examples name (alice and bob, password as in the token
-    example), a rated result, a payment, and a balance no single leg could hold."""
+    example; dave and erin sit at the example chouette), a rated result, a payment, and a
+    balance no single leg could hold."""
     alice, bob = make_player("alice"), make_player("bob")
+    make_player("dave"), make_player("erin")
     services.match_result_record(winner=alice, loser=bob, length=5, recorded_by=staff.user)
     services.payment_record(
         payer=alice, payee=CLUB, amount=Decimal("12.50"), recorded_by=staff.user

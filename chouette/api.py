@@ -100,6 +100,9 @@ class ChouetteOutput(serializers.Serializer[dict[str, Any]]):
     )
     games = serializers.IntegerField(help_text=gettext_lazy("The games recorded and not undone."))
     version = serializers.IntegerField(help_text=VERSION_HELP)
+    topic = serializers.CharField(
+        help_text=gettext_lazy("The live channel's topic: GET /api/live/?topic=...&since=version.")
+    )
     recorder = serializers.CharField(
         allow_null=True, help_text=gettext_lazy("The scorekeeper: who opened the session.")
     )
@@ -126,6 +129,7 @@ def chouette_card(chouette: Chouette) -> dict[str, Any]:
         "scores": selectors.chouette_scores(chouette=chouette, names=names),
         "games": selectors.chouette_games_played(chouette=chouette),
         "version": chouette.version,
+        "topic": f"chouette:{chouette.pk}",
         "recorder": recorder.get_username() if recorder is not None else None,
         "dice_commitment": chouette.dice_commitment,
         "created_at": chouette.recorded_at,

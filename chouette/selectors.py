@@ -4,7 +4,7 @@ keep player ids, the arithmetic names players by username."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
@@ -166,3 +166,10 @@ def player_chouettes(*, player: Player) -> list[tuple[Chouette, int]]:
     )
     chouettes = Chouette.objects.filter(memberships__player=player).distinct().order_by("-id")
     return [(chouette, totals.get(chouette.pk, 0)) for chouette in chouettes]
+
+
+def chouette_versions(keys: Collection[str]) -> dict[str, int]:
+    """The live channel's ``chouette:<id>`` topics: each existing session's version."""
+    ids = [int(key) for key in keys if key.isascii() and key.isdigit() and len(key) < 19]
+    rows = Chouette.objects.filter(pk__in=ids).values_list("pk", "version")
+    return {str(pk): version for pk, version in rows}

@@ -4,6 +4,7 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
@@ -57,10 +58,20 @@ class Command(BaseCommand):
                 )
                 created += 1
         self._demo_books()
+        self._demo_apps()
         self.stdout.write(f"Demo club ready ({created} accounts created). Log in as:")
         for username, password, name, staff in accounts:
             role = "staff" if staff else "player"
             self.stdout.write(f"  {username:<8} password {password:<6} ({role}: {name})")
+
+    def _demo_apps(self) -> None:
+        """Each app's own demo data: an app config's ``load_demo(recorded_by=...)``
+        (idempotent, like the rest), so the club names none of the apps."""
+        admin = get_user_model().objects.get(username="admin")
+        for config in apps.get_app_configs():
+            load = getattr(config, "load_demo", None)
+            if load is not None:
+                load(recorded_by=admin)
 
     def _demo_books(self) -> None:
         """Some rated results and a club night in the books, the first time only."""

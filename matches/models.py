@@ -215,7 +215,7 @@ class Match(models.Model):
         _("stake per point"), max_digits=9, decimal_places=2, null=True, blank=True
     )
     options = models.JSONField(_("options"), default=dict, blank=True)
-    clock = models.JSONField(_("clock"), default="none")
+    clock = models.JSONField(_("clock"))
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.INVITED
     )

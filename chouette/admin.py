@@ -2,7 +2,7 @@
 append-only: an undo is a reversing game, recorded from the scorekeeper's form or the
 API); staff close sessions with an action, which settles them through the service."""
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -10,9 +10,8 @@ from django.utils.translation import ngettext
 
 from chouette import services
 from chouette.models import Chouette, ChouetteGame, GamePoints, Membership
-from club.admin import ReadOnly
+from club.admin import ReadOnly, act_on_each
 from club.auth import member
-from club.errors import ServiceError
 
 
 class MembershipInline(ReadOnly, admin.TabularInline[Membership, Chouette]):
@@ -58,21 +57,16 @@ class ChouetteAdmin(ReadOnly, admin.ModelAdmin[Chouette]):
 
     @admin.action(description=_("Close the selected chouettes and settle them"))
     def close_selected(self, request: HttpRequest, queryset: QuerySet[Chouette]) -> None:
-        done = 0
-        for chouette in queryset.order_by("id"):
-            try:
-                services.chouette_close(chouette=chouette, by=member(request.user))
-            except ServiceError as error:
-                self.message_user(request, f"#{chouette.pk}: {error.message}", messages.ERROR)
-            else:
-                done += 1
-        if done:
-            self.message_user(
-                request,
+        act_on_each(
+            self,
+            request,
+            queryset.order_by("id"),
+            lambda chouette: services.chouette_close(chouette=chouette, by=member(request.user)),
+            lambda done: (
                 ngettext("%(count)d chouette closed.", "%(count)d chouettes closed.", done)
-                % {"count": done},
-                messages.SUCCESS,
-            )
+                % {"count": done}
+            ),
+        )
 
 
 class PointsInline(ReadOnly, admin.TabularInline[GamePoints, ChouetteGame]):

@@ -476,6 +476,18 @@ class ChouetteSettlementOutput(serializers.Serializer[services.Settlement]):
     )
 
 
+def _player_action(request: Request, pk: int, service: Any) -> Any:
+    """Read ``{"player", "version"}`` and call a join or leave service with them."""
+    data = ChouettePlayerInput(data=request.data)
+    data.is_valid(raise_exception=True)
+    return service(
+        chouette=selectors.chouette_get(pk=pk),
+        player=club_selectors.player_get(username=data.validated_data["player"]),
+        by=member(request.user),
+        version=data.validated_data.get("version"),
+    )
+
+
 class JoinView(APIView):
     """A player joins between games, at the end of the line (H13)."""
 
@@ -483,14 +495,7 @@ class JoinView(APIView):
 
     @extend_schema(request=ChouettePlayerInput, responses={200: ChouetteOutput})
     def post(self, request: Request, pk: int) -> Response:
-        data = ChouettePlayerInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        chouette = services.chouette_join(
-            chouette=selectors.chouette_get(pk=pk),
-            player=club_selectors.player_get(username=data.validated_data["player"]),
-            by=member(request.user),
-            version=data.validated_data.get("version"),
-        )
+        chouette = _player_action(request, pk, services.chouette_join)
         return Response(ChouetteOutput(chouette_card(chouette)).data)
 
 
@@ -501,14 +506,7 @@ class LeaveView(APIView):
 
     @extend_schema(request=ChouettePlayerInput, responses={200: ChouetteSettlementOutput})
     def post(self, request: Request, pk: int) -> Response:
-        data = ChouettePlayerInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        settled = services.chouette_leave(
-            chouette=selectors.chouette_get(pk=pk),
-            player=club_selectors.player_get(username=data.validated_data["player"]),
-            by=member(request.user),
-            version=data.validated_data.get("version"),
-        )
+        settled = _player_action(request, pk, services.chouette_leave)
         return Response(ChouetteSettlementOutput(settled).data)
 
 

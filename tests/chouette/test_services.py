@@ -415,7 +415,7 @@ def test_postgresql_refuses_changing_or_deleting_a_game_in_sql(open_chouette):
         "DELETE FROM chouette_chouettegame WHERE id = %s",
     ):
         with (
-            pytest.raises(DatabaseError, match="append-only"),
+            pytest.raises(DatabaseError, match="chouette.s game is append-only"),
             transaction.atomic(),
             connection.cursor() as cursor,
         ):

@@ -175,3 +175,10 @@ def test_a_players_chouettes_and_their_points(keeper_client, members):
     assert "Chouettes of Alice" in page and '<strong class="">3</strong>' in page
     assert keeper_client.get("/chouettes/?player=nobody").status_code == 404
     assert Decimal(chouette.stake) == Decimal("2.00")
+
+
+def test_the_table_page_speaks_the_members_language(keeper_client, members):
+    chouette = opened(keeper_client, members)
+    keeper_client.cookies["django_language"] = "bg"
+    page = keeper_client.get(f"/chouettes/{chouette.pk}/").content.decode()
+    assert "Кутията" in page and "Капитан" in page and "Още няма партии." in page

@@ -321,11 +321,11 @@ def _rules(call: Any, *args: Any) -> Game:
     try:
         result: Game = call(*args)
     except core.IllegalPlay as exc:
-        raise IllegalPlay(str(exc), exc.reason) from None
+        raise IllegalPlay(str(exc), reason=exc.reason) from None
     except core.InvalidNotation as exc:
-        raise IllegalPlay(str(exc), "invalid_notation") from None
+        raise IllegalPlay(str(exc), reason="invalid_notation") from None
     except core.CubeNotAvailable as exc:
-        raise IllegalPlay(str(exc), "cube_not_available") from None
+        raise IllegalPlay(str(exc), reason="cube_not_available") from None
     except (core.NotYourTurn, core.GameOver) as exc:
         raise Conflict(str(exc)) from None
     except (core.BackgammonError, ValueError) as exc:

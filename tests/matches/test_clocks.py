@@ -2,9 +2,12 @@
 the sweep catching a lost task. Time moves by hand (``clock``), never by sleeping."""
 
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 
+from club import selectors as club_selectors
+from club.celery import app
 from club.models import MatchResult
 from matches import clocks, selectors, services
 from matches.models import Action, Match, Table
@@ -131,3 +134,26 @@ def test_correspondence_gives_48_hours_a_move(alice, bob, clock):
     match = start(alice, bob, length=1, clock="correspondence")
     table = Table.objects.get(pk=match.table_id)
     assert table.deadline == clock.now + timedelta(hours=48)
+
+
+def test_beat_sweeps_every_few_seconds_and_the_worker_knows_both_tasks(settings):
+    app.loader.import_default_modules()
+    sweep = settings.CELERY_BEAT_SCHEDULE["matches-sweep"]
+    assert sweep["task"] == "matches.sweep" and sweep["schedule"] <= 5
+    assert {"matches.sweep", services.TIMEOUT_TASK} <= set(app.tasks)
+
+
+def test_a_money_session_lost_on_time_ends_and_settles(alice, bob, clock):
+    match = start(
+        alice, bob, length=0, rated=False, stake=Decimal("3.00"), clock={"delay": 5, "reserve": 5}
+    )
+    late = on_turn(match, alice, bob)
+    clock.advance(11)
+    assert services.tables_sweep() == 1
+    match.refresh_from_db()
+    other = bob if late == alice else alice
+    assert match.status == Match.Status.FINISHED and match.ended_by == "timeout"
+    # No checker borne off: the game is lost as a gammon (docs/rules-core.md, Forfeits).
+    assert selectors.match_detail(match)["score"] == {late.username: 0, other.username: 2}
+    assert club_selectors.player_balance(player=other) == Decimal("6.00")
+    assert club_selectors.player_balance(player=late) == Decimal("-6.00")

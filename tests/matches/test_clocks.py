@@ -5,6 +5,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.db.models import F
 
 from club import selectors as club_selectors
 from club.celery import app
@@ -157,3 +158,32 @@ def test_a_money_session_lost_on_time_ends_and_settles(alice, bob, clock):
     assert selectors.match_detail(match)["score"] == {late.username: 0, other.username: 2}
     assert club_selectors.player_balance(player=other) == Decimal("6.00")
     assert club_selectors.player_balance(player=late) == Decimal("-6.00")
+
+
+def test_one_broken_table_does_not_stop_the_sweep(alice, bob, carol, clock, caplog):
+    broken = start(alice, bob, length=3, clock={"delay": 1, "reserve": 1})
+    fine = start(carol, bob, length=3, clock={"delay": 1, "reserve": 1})
+    Table.objects.filter(pk=broken.table_id).update(state={"not": "a game"})
+    clock.advance(3)
+    assert services.tables_sweep() == 1
+    fine.refresh_from_db()
+    assert fine.ended_by == "timeout"
+    assert f"table {broken.table_id}: the timeout of turn" in caplog.text
+
+
+def test_a_timeout_that_loses_the_race_to_a_move_does_nothing(alice, bob, clock, monkeypatch):
+    match = start(alice, bob, length=3, clock={"delay": 1, "reserve": 1})
+    table = Table.objects.get(pk=match.table_id)
+    clock.advance(3)
+    real_save = services._save
+
+    def racing_save(work):
+        # As on SQLite: a player's action commits between the timeout's read and write.
+        Table.objects.filter(pk=work.table.pk).update(version=F("version") + 1)
+        real_save(work)
+
+    monkeypatch.setattr(services, "_save", racing_save)
+    assert services.table_timeout(table_id=table.pk, turn_no=table.turn_no) is False
+    assert Action.objects.filter(table=table).count() == 1
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING

@@ -69,12 +69,36 @@ _ROLLS: dict[tuple[int, ...], tuple[int, ...]] = {
 }
 
 
-def legal_plays(position: Position, roll: tuple[int, int]) -> list[Play]:
-    """Every distinct legal play of ``roll``; ``[]`` when no die can be played."""
+def _roll_dice(roll: Sequence[int]) -> tuple[int, ...]:
+    """The dice the search takes for ``roll``, or ``InvalidDice``."""
     dice = _ROLLS.get(tuple(roll)) if len(roll) == 2 else None
     if dice is None:
         raise InvalidDice(f"a roll is two dice showing 1 to 6, not {roll!r}")
-    return _plays(position.player, position.opponent, dice)
+    return dice
+
+
+def legal_plays(position: Position, roll: tuple[int, int]) -> list[Play]:
+    """Every distinct legal play of ``roll``; ``[]`` when no die can be played."""
+    return _plays(position.player, position.opponent, _roll_dice(roll))
+
+
+def legal_results(position: Position, roll: Sequence[int]) -> list[tuple[Board, Board]]:
+    """The distinct positions ``roll`` can reach, as the ``(player, opponent)`` boards of
+    ``legal_plays(position, roll)``'s results, without the plays: for callers that need
+    only where the turn can end (position IDs for the command line and game requests).
+    ``[]`` when no die can be played. Results that hit the same blots share one
+    opponent tuple."""
+    dice = _roll_dice(roll)
+    opponent = position.opponent
+    opponents = {0: opponent}  # the opponent's board after each set of hits
+    results = []
+    for key, (board, _, _) in _search(position.player, opponent, dice).items():
+        hits = key >> _HITS
+        theirs = opponents.get(hits)
+        if theirs is None:
+            theirs = opponents[hits] = _after_hits(opponent, hits)
+        results.append((board, theirs))
+    return results
 
 
 def legal_plays_for_dice(position: Position, dice: Sequence[int]) -> list[Play]:
@@ -198,12 +222,9 @@ def _plays(player: Board, opponent: Board, dice: tuple[int, ...]) -> list[Play]:
     append = plays.append
     for key, (board, steps, used) in _search(player, opponent, dice).items():
         hits = key >> _HITS
-        if hits:
-            theirs = opponents.get(hits)
-            if theirs is None:
-                theirs = opponents[hits] = _after_hits(opponent, hits)
-        else:
-            theirs = opponent
+        theirs = opponents.get(hits)
+        if theirs is None:
+            theirs = opponents[hits] = _after_hits(opponent, hits)
         result = _new(Position)
         _set_player(result, board)
         _set_opponent(result, theirs)

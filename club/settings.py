@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "club",
     "matches",
     "chouette",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

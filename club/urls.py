@@ -36,6 +36,7 @@ api_patterns = [
     path("ledger/payments/", api.PaymentCreateView.as_view(), name="api-ledger-payments"),
     path("ledger/trial-balance/", api.TrialBalanceView.as_view(), name="api-ledger-trial-balance"),
     path("ledger/settle-up/", api.SettleUpView.as_view(), name="api-ledger-settle-up"),
+    path("live/", api.LiveView.as_view(), name="api-live"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -24,7 +24,7 @@ import re
 from binascii import a2b_base64, b2a_base64
 from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from operator import itemgetter, mul
 
 from backgammon.errors import InvalidMatchId, InvalidPosition, InvalidPositionId
 from backgammon.moves import legal_results
@@ -110,8 +110,8 @@ def _possible(player: Board, opponent: Board) -> bool:
         on_roll <= CHECKERS
         and other <= CHECKERS
         and (on_roll or other) > 0
-        # A point held by both: a nonzero count on both sides of it.
-        and not any(map(min, player[:POINTS], opponent[POINTS - 1 :: -1]))
+        # A point held by both: a nonzero product of the counts on it.
+        and not any(map(mul, player[:POINTS], opponent[POINTS - 1 :: -1]))
         and not (player[BAR] and opponent[BAR] and min(player[:6] + opponent[:6]) >= 2)
     )
 
@@ -132,15 +132,30 @@ def result_ids(text: str, roll: Sequence[int], checkers: int = CHECKERS) -> list
     if not results:
         return [text]
     # Results that hit the same blots share one opponent board: its digits are made once.
-    suffixes: dict[int, str] = {}
-    ids = []
+    suffixes: dict[Board, str] = {}
+    keys = []
     for player, opponent in results:
-        suffix = suffixes.get(id(opponent))
+        suffix = suffixes.get(opponent)
         if suffix is None:
-            suffix = suffixes[id(opponent)] = _side_digits(opponent)
-        ids.append(_id_from_digits(_side_digits(player) + suffix))
+            suffix = suffixes[opponent] = _side_digits(opponent)
+        keys.append((_side_digits(player) + suffix).zfill(_KEY_DIGITS))
+    ids = _ids_from_digits(keys)
     ids.sort()
     return ids
+
+
+# Many keys are read at once, each in 12 bytes (96 bits, the top 16 always 0): base64
+# takes 3 bytes at a time, so each 12 bytes give 16 characters of their own, the first 14
+# being the ID. One int(), to_bytes and b2a_base64 for all the results of a position.
+_KEY_DIGITS = 96
+
+
+def _ids_from_digits(keys: list[str]) -> list[str]:
+    """The position IDs of keys written as ``_KEY_DIGITS`` binary digits each."""
+    keys.reverse()  # the first key is the lowest bits of the whole: its digits come last
+    whole = int("".join(keys), 2).to_bytes(len(keys) * _KEY_DIGITS // 8, "little")
+    text = b2a_base64(whole, newline=False).decode("ascii")
+    return [text[i : i + 14] for i in range(0, len(text), 16)]
 
 
 class GameState(enum.IntEnum):

@@ -123,7 +123,7 @@ def result_ids(text: str, roll: Sequence[int], checkers: int = CHECKERS) -> list
     What a game request does: decode, generate, encode. The results are still seen by
     the side that moved (it stays the side on roll in the IDs), as ``legal_plays`` gives
     them; ``checkers`` is the variant's number a side (the board is refused with more).
-    Raises what ``position_from_id`` and ``legal_results`` raise.
+    Raises what ``position_from_id`` and ``legal_plays`` raise.
     """
     pos = position_from_id(text)
     if checkers != CHECKERS:
@@ -131,12 +131,18 @@ def result_ids(text: str, roll: Sequence[int], checkers: int = CHECKERS) -> list
     results = legal_results(pos, roll)
     if not results:
         return [text]
-    # Results that hit the same blots share one opponent board: its digits are made once.
+    # The opponent's digits are made once for all the results that hit no blot (they share
+    # its board object), and once for each set of blots hit.
+    unhit = pos.opponent
+    unhit_suffix = _side_digits(unhit)
     suffixes: dict[Board, str] = {}
     keys = []
     for player, opponent in results:
-        suffix = suffixes.get(opponent)
-        if suffix is None:
+        if opponent is unhit:
+            suffix = unhit_suffix
+        elif opponent in suffixes:
+            suffix = suffixes[opponent]
+        else:
             suffix = suffixes[opponent] = _side_digits(opponent)
         keys.append((_side_digits(player) + suffix).zfill(_KEY_DIGITS))
     ids = _ids_from_digits(keys)

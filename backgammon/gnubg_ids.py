@@ -22,12 +22,13 @@ from __future__ import annotations
 import enum
 import re
 from binascii import a2b_base64, b2a_base64
+from codecs import charmap_decode
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter, mul
 
 from backgammon.errors import InvalidMatchId, InvalidPosition, InvalidPositionId
-from backgammon.moves import legal_results
+from backgammon.moves import result_boards
 from backgammon.position import BAR, CHECKERS, POINTS, Board, Position
 
 _SLOTS = POINTS + 1
@@ -129,17 +130,18 @@ def result_ids(text: str, roll: Sequence[int], checkers: int = CHECKERS) -> list
     pos = position_from_id(text)
     if checkers != CHECKERS:
         pos.validate(checkers)
-    results = legal_results(pos, roll)
+    results = result_boards(pos, roll)
     if not results:
         return [text]
     # The opponent's digits are made once for all the results that hit no blot (they share
-    # its board object), and once for each set of blots hit.
+    # its board object), and once for each set of blots hit. The mover's are read from the
+    # bytes of its board: charmap_decode maps each byte through _UNARY in C.
     unhit = pos.opponent
     unhit_digits = _side_digits(unhit)
     hit = _DigitsOf()
     keys = [
         (
-            "".join(itemgetter(*player[::-1])(_UNARY))  # _side_digits(player), inlined
+            charmap_decode(player[::-1], None, _UNARY)[0]
             + (unhit_digits if opponent is unhit else hit[opponent])
         ).zfill(_KEY_DIGITS)
         for player, opponent in results

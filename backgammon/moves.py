@@ -84,20 +84,28 @@ def legal_plays(position: Position, roll: tuple[int, int]) -> list[Play]:
 
 def legal_results(position: Position, roll: Sequence[int]) -> list[tuple[Board, Board]]:
     """The distinct positions ``roll`` can reach, as the ``(player, opponent)`` boards of
-    ``legal_plays(position, roll)``'s results, without the plays (in a third less time):
-    for callers that need only where the turn can end, as position IDs do
-    (``gnubg_ids.result_ids``). ``[]`` when no die can be played. Results that hit the
-    same blots share one opponent tuple, ``position.opponent`` when they hit none."""
+    ``legal_plays(position, roll)``'s results, without the plays: for callers that need
+    only where the turn can end. ``[]`` when no die can be played."""
+    return [(tuple(player), opponent) for player, opponent in result_boards(position, roll)]
+
+
+def result_boards(position: Position, roll: Sequence[int]) -> list[tuple[bytes, Board]]:
+    """``legal_results`` in the search's own form, for the hot path of position IDs
+    (``gnubg_ids.result_ids``): the search keeps only each result's int key, whose low
+    25 bytes are the mover's board, given here as those bytes (a count a slot, in slot
+    order), as a tuple of 25 ints costs more to make than the rest of a result. Results
+    that hit the same blots share one opponent tuple, ``position.opponent`` when they
+    hit none."""
     dice = _roll_dice(roll)
     opponent = position.opponent
     opponents = {0: opponent}  # the opponent's board after each set of hits
     results = []
-    for key, (board, _, _) in _search(position.player, opponent, dice, ways=False).items():
+    for key in _search(position.player, opponent, dice, ways=False):
         hits = key >> _HITS
         theirs = opponents.get(hits)
         if theirs is None:
             theirs = opponents[hits] = _after_hits(opponent, hits)
-        results.append((board, theirs))
+        results.append(((key & _BOARD).to_bytes(_SLOTS, "little"), theirs))
     return results
 
 
@@ -190,6 +198,8 @@ _STEPS = tuple(
     for die in range(7)
 )
 
+_SLOTS = BAR + 1
+_BOARD = (1 << _HITS) - 1  # the mover's board in a key: its low bytes, one a slot
 _NO_HITS = [0] * 30  # the hit bits when the opponent has no blot
 
 # Each distinct result, by its int key: the mover's board and one way to reach it (steps
@@ -251,8 +261,9 @@ def _search(player: Board, opponent: Board, dice: tuple[int, ...], ways: bool = 
     """Map each distinct result, as an int key, to its board and one way to reach it.
 
     Slots here are the mover's (point - 1); a step from ``slot`` by ``die`` lands on
-    ``slot - die``, or bears off when that is below 0. With ``ways`` False the steps are
-    left empty (and not followed), a fifth of a search's time saved.
+    ``slot - die``, or bears off when that is below 0. With ``ways`` False only the keys
+    (and the dice used) are kept, the board and the steps left empty: building those at
+    each result is two fifths of a search (``result_boards`` reads the board from the key).
     """
     board = list(player)
     facing = opponent[23::-1]  # the opponent's checkers on each of the mover's slots
@@ -364,20 +375,19 @@ def _search_two(
                 code2 = code1 + delta2[s2] + hit2
                 if code2 in found:
                     continue
+                if not ways:
+                    found[code2] = ((), (), used)
+                    continue
                 t2 = s2 - second
                 board[s2] -= 1
                 if t2 >= 0:
                     board[t2] += 1
-                found[code2] = (
-                    tuple(board),
-                    (step1, steps2[s2][hit2 != 0]) if ways else (),
-                    used,
-                )
+                found[code2] = (tuple(board), (step1, steps2[s2][hit2 != 0]), used)
                 board[s2] += 1
                 if t2 >= 0:
                     board[t2] -= 1
             if not seconds and not found and code1 not in singles:
-                singles[code1] = (tuple(board), (step1,) if ways else (), (first,))
+                singles[code1] = (tuple(board), (step1,), (first,)) if ways else ((), (), (first,))
             board[s1] += 1
             if t1 >= 0:
                 board[t1] -= 1
@@ -472,11 +482,14 @@ def _search_same(
             key = code + delta[slot] + hit
             if key in found:
                 continue
+            if not ways:
+                found[key] = ((), (), dice)
+                continue
             to = slot - die
             board[slot] -= 1
             if to >= 0:
                 board[to] += 1
-            found[key] = (tuple(board), (*path, steps[slot][hit != 0]) if ways else (), dice)
+            found[key] = (tuple(board), (*path, steps[slot][hit != 0]), dice)
             board[slot] += 1
             if to >= 0:
                 board[to] -= 1
@@ -486,7 +499,9 @@ def _search_same(
             found.clear()
             deepest[0] = depth
         if depth == deepest[0] and code not in found:
-            found[code] = (tuple(board), tuple(path) if ways else (), dice[:depth])
+            found[code] = (
+                (tuple(board), tuple(path), dice[:depth]) if ways else ((), (), dice[:depth])
+            )
 
     walk(0, BAR, code0, outside0, None)
     return found

@@ -15,6 +15,7 @@ from backgammon.moves import (
     legal_plays,
     legal_plays_for_dice,
     legal_results,
+    result_boards,
 )
 from backgammon.notation import format_play, play_from_text
 from backgammon.position import Position, pip_count
@@ -158,3 +159,9 @@ def test_legal_results_are_the_results_of_the_legal_plays(position, roll):
     results = legal_results(position, roll)
     plays = legal_plays(position, roll)
     assert results == [(play.result.player, play.result.opponent) for play in plays]
+    boards = result_boards(position, roll)
+    assert [(bytes(player), opponent) for player, opponent in results] == boards
+    # The results that hit no blot share the opponent's board object itself.
+    assert all(
+        (opponent == position.opponent) == (opponent is position.opponent) for _, opponent in boards
+    )

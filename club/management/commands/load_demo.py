@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 from decimal import Decimal
+from importlib import import_module
 from typing import Any
 
 from django.apps import apps
@@ -9,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
+from django.utils.module_loading import module_has_submodule
 
 from club import selectors, services
 from club.models import Account, MatchResult, SourceKind, Transaction
@@ -65,13 +67,11 @@ class Command(BaseCommand):
             self.stdout.write(f"  {username:<8} password {password:<6} ({role}: {name})")
 
     def _demo_apps(self) -> None:
-        """Each app's own demo data: an app config's ``load_demo(recorded_by=...)``
-        (idempotent, like the rest), so the club names none of the apps."""
-        admin = get_user_model().objects.get(username="admin")
+        """Each app's own demo: ``<app>.demo.load_demo(out=...)``, where an app has one
+        (the club names no app above it)."""
         for config in apps.get_app_configs():
-            load = getattr(config, "load_demo", None)
-            if load is not None:
-                load(recorded_by=admin)
+            if module_has_submodule(config.module, "demo"):
+                import_module(f"{config.name}.demo").load_demo(out=self.stdout)
 
     def _demo_books(self) -> None:
         """Some rated results and a club night in the books, the first time only."""

@@ -42,7 +42,8 @@ stdin and write one JSON line per input line, in order: {"position_id", "dice",
 unchanged position, when the dice cannot be played). Blank lines are skipped. A line
 that cannot be read or is not a legal position and roll gives {"line": <its number,
 from 1>, "error": "<why>"} instead; the other lines are still answered and the exit
-status is then 2.
+status is then 2. The lines are answered as they arrive (what one read of stdin gives
+is answered and flushed at once): a program may write a line and wait for its answer.
 
 --variant standard | nackgammon | hypergammon (default standard) checks the
 checkers against that variant. The games GNU Backgammon's IDs cannot hold, --variant

@@ -215,6 +215,7 @@ def test_help_documents_the_jsonl_errors(monkeypatch, capsys) -> None:
     status, out, _ = run(monkeypatch, capsys, "plays", "--help")
     assert status == 0
     assert '"error"' in out and "exit" in out
+    assert "wait for its answer" in out
 
 
 def _dice_record(tmp_path: Path, tamper: bool = False) -> Path:

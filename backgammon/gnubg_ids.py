@@ -138,11 +138,11 @@ def result_ids(text: str, roll: Sequence[int], checkers: int = CHECKERS) -> list
     # bytes of its board: charmap_decode maps each byte through _UNARY in C.
     unhit = pos.opponent
     unhit_digits = _side_digits(unhit)
-    hit = _DigitsOf()
+    hit_digits = _DigitsOf()
     keys = [
         (
             charmap_decode(player[::-1], None, _UNARY)[0]
-            + (unhit_digits if opponent is unhit else hit[opponent])
+            + (unhit_digits if opponent is unhit else hit_digits[opponent])
         ).zfill(_KEY_DIGITS)
         for player, opponent in results
     ]

@@ -147,6 +147,14 @@ class MatchCreateInput(InputSerializer):
         help_text=gettext_lazy("A money session's stake per point (required there)."),
     )
     options = MatchOptionsInput(required=False)
+    tavli = serializers.ChoiceField(
+        choices=list(services.TAVLI_ORDERS),
+        required=False,
+        help_text=gettext_lazy(
+            'A tavli match (TM1): "greek" (portes, plakoto, fevga) or "bulgarian" (portes, '
+            "gul bara, plakoto) in turn, no cube; give no variant with it."
+        ),
+    )
     on_timeout = serializers.ChoiceField(
         choices=Table.OnTimeout.values,
         required=False,
@@ -208,6 +216,29 @@ class CubeOutput(serializers.Serializer[dict[str, Any]]):
     owner = serializers.CharField(allow_null=True)
 
 
+@extend_schema_field(
+    {
+        "type": "object",
+        "properties": {
+            "mine": {"type": "array", "items": {"type": "integer"}, "minItems": 25, "maxItems": 25},
+            "opponent": {
+                "type": "array",
+                "items": {"type": "integer"},
+                "minItems": 25,
+                "maxItems": 25,
+            },
+            "pins": {"type": "array", "items": {"type": "array"}},
+            "bar": {"type": "object"},
+            "waiting": {"type": "object"},
+            "roll": {"type": "integer"},
+        },
+        "required": ["mine", "opponent", "pins"],
+    }
+)
+class TavliBoardField(serializers.DictField):
+    """A tavli board as ``TavliRules.board_to_json`` writes it."""
+
+
 class GameOutput(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField()
     turn = serializers.CharField(
@@ -225,11 +256,27 @@ class GameOutput(serializers.Serializer[dict[str, Any]]):
     )
     dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     cube = CubeOutput()
+    variant = serializers.ChoiceField(
+        choices=list(services.VARIANTS), help_text=gettext_lazy("The game being played.")
+    )
     position_id = serializers.CharField(
-        help_text=gettext_lazy("GNU Backgammon's, from the view of the side on turn.")
+        allow_null=True,
+        help_text=gettext_lazy(
+            "GNU Backgammon's, from the view of the side on turn; null in the tavli games."
+        ),
     )
     match_id = serializers.CharField(
-        help_text=gettext_lazy("GNU Backgammon's, from the view of the side on turn.")
+        allow_null=True,
+        help_text=gettext_lazy(
+            "GNU Backgammon's, from the view of the side on turn; null in the tavli games."
+        ),
+    )
+    board = TavliBoardField(
+        required=False,
+        help_text=gettext_lazy(
+            "The tavli games only: the board in the command line's JSON form (API.md), "
+            "from the view of the side on turn."
+        ),
     )
     legal_plays = serializers.ListField(
         child=serializers.CharField(),
@@ -266,6 +313,11 @@ class MatchOutput(serializers.Serializer[Match]):
     rated = serializers.BooleanField()
     stake = MoneyField(allow_null=True)
     options = serializers.DictField()
+    tavli = serializers.ChoiceField(
+        choices=list(services.TAVLI_ORDERS),
+        allow_null=True,
+        help_text=gettext_lazy("A tavli match's order of games (TM1); null otherwise."),
+    )
     score = serializers.DictField(child=serializers.IntegerField())
     pip_counts = serializers.DictField(
         child=serializers.IntegerField(),
@@ -433,6 +485,7 @@ class MatchCreateView(APIView):
             clock=values["clock"],
             stake=values.get("stake"),
             options=values.get("options"),
+            tavli=values.get("tavli"),
             on_timeout=values["on_timeout"],
             seed=values["seed"],
         )
@@ -625,9 +678,10 @@ class MatchAbandonView(APIView):
 
 
 class MatchExportView(APIView):
-    """The match in GNU Backgammon's ``.mat`` format (eXtreme Gammon imports it too)."""
+    """The match in GNU Backgammon's ``.mat`` format (eXtreme Gammon imports it too); a
+    match of the tavli games cannot be written there (409)."""
 
-    raises = (NotFound,)
+    raises = (NotFound, Conflict)
 
     @extend_schema(
         responses={
@@ -638,6 +692,10 @@ class MatchExportView(APIView):
     )
     def get(self, request: Request, pk: int) -> HttpResponse:
         match = _match_get(pk=pk)
+        if selectors.match_is_tavli(match):
+            raise Conflict(
+                _("The .mat format holds backgammon only: a match of the tavli games has no .mat.")
+            )
         response = HttpResponse(
             selectors.match_export_mat(match), content_type="text/plain; charset=utf-8"
         )

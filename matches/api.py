@@ -197,6 +197,12 @@ class MoveStepInput(TurnInput):
     die = serializers.IntegerField(min_value=1, max_value=6, help_text=gettext_lazy("The die."))
 
 
+class NameDoubleInput(TurnInput):
+    die = serializers.IntegerField(
+        min_value=1, max_value=6, help_text=gettext_lazy("The double to play four times (AD4).")
+    )
+
+
 class ResignInput(TurnInput):
     value = serializers.ChoiceField(choices=["single", "gammon", "backgammon"])
 
@@ -289,6 +295,9 @@ class GameOutput(serializers.Serializer[dict[str, Any]]):
     remaining_dice = serializers.ListField(
         child=serializers.IntegerField(),
         help_text=gettext_lazy("The dice of this roll the pending steps have not used."),
+    )
+    awaiting_double = serializers.BooleanField(
+        help_text=gettext_lazy("Acey-deucey: the double after a 1-2 must be named (AD4).")
     )
     can_double = serializers.BooleanField(
         help_text=gettext_lazy("The player on turn may double now (C1, C2, P2).")
@@ -625,6 +634,14 @@ ACTION_VIEWS: tuple[type[MatchActionView], ...] = (
     action_view("undo", gettext_lazy("Take back the last step not yet confirmed (T3).")),
     action_view(
         "confirm", gettext_lazy("Confirm the steps played this turn: the turn is final (T3).")
+    ),
+    action_view(
+        "name_double",
+        gettext_lazy(
+            "Acey-deucey, after playing a 1-2 in full: name the double to play (AD4), then "
+            "roll again."
+        ),
+        NameDoubleInput,
     ),
     action_view("double", gettext_lazy("Offer a double (C2: on your turn, before rolling).")),
     action_view("take", gettext_lazy("Take the double: you own the cube (C4).")),

@@ -157,6 +157,7 @@ def match_detail(match: Match, *, now: dt.datetime | None = None) -> dict[str, A
         "legal_plays": [format_play(play.steps) for play in game.legal_plays()],
         "pending": [format_play([step]) for step in game.pending_steps],
         "remaining_dice": list(game.remaining_dice),
+        "awaiting_double": game.awaiting_double,
         "can_double": turn is not None and game.phase is Phase.ROLL and can_double(game, turn),
         "resignation": None
         if game.phase is not Phase.RESIGN_OFFERED or game.resignation is None

@@ -78,6 +78,7 @@ class Act(enum.StrEnum):
     MOVE_STEP = "move_step"
     UNDO = "undo"
     CONFIRM = "confirm"
+    NAME_DOUBLE = "name_double"
     MOVE = "move"
     DOUBLE = "double"
     TAKE = "take"
@@ -401,6 +402,10 @@ def _core_call(
             return _rules(game.confirm)
         case Act.MOVE:
             return _rules(game.play, play)
+        case Act.NAME_DOUBLE:
+            if die is None:
+                raise Invalid(_("Name the double to play: a number from 1 to 6."))
+            return _rules(game.name_double, die)
         case Act.DOUBLE:
             return _rules(game.double)
         case Act.TAKE:
@@ -439,7 +444,8 @@ def match_act(
     """``player`` takes ``act`` at the board, having seen ``turn_no``.
 
     ``play`` is the whole play for ``move`` (standard notation), ``origin`` (25: the bar)
-    and ``die`` one checker's step for ``move_step``, ``value`` (``single``, ``gammon``,
+    and ``die`` one checker's step for ``move_step`` (for ``name_double``, acey-deucey's
+    double named after a 1-2, AD4), ``value`` (``single``, ``gammon``,
     ``backgammon``) for ``resign``. Raises ``Forbidden`` (a watcher), ``Conflict`` (the
     match is not in play, or the action does not fit the phase), ``StaleTurn``,
     ``NotYourTurn``, ``IllegalPlay`` (with the core's reason), ``Invalid``.

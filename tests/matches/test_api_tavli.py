@@ -25,6 +25,9 @@ def play_to_the_end(clients, match):
         assert game["position_id"] is None and game["match_id"] is None
         assert set(game["board"]) >= {"mine", "opponent", "pins"}
         assert not game["can_double"]  # TV1: no cube
+        if game["awaiting_double"]:  # AD4: after a 1-2, name a double
+            match = ok(act(clients[game["turn"]], match, "name_double", die=1))
+            continue
         match = ok(step(clients, match, double=False))
     raise AssertionError("the match did not end")
 
@@ -55,11 +58,12 @@ def test_a_bulgarian_tavli_match_of_one_point_ends_after_its_first_game(alice, b
     assert match["winner"] is not None
 
 
-def test_a_single_tavli_game_is_a_match_of_its_own(alice, bob):
-    clients, match = start_match(alice, bob, length=1, rated=False, options={"variant": "gulbara"})
+@pytest.mark.parametrize("variant", ["gulbara", "acey-deucey"])
+def test_a_single_tavli_game_is_a_match_of_its_own(alice, bob, variant):
+    clients, match = start_match(alice, bob, length=1, rated=False, options={"variant": variant})
     assert match["tavli"] is None
     match, games = play_to_the_end(clients, match)
-    assert games == {1: "gulbara"}
+    assert games == {1: variant}
 
 
 @pytest.mark.parametrize(
@@ -119,3 +123,17 @@ def test_fv3_a_second_checker_before_the_runner_has_passed_is_refused_through_th
     assert body["reason"] == "runner_must_pass_first"
     assert "FV3" in body["detail"]
     assert ok(client.get(path(match["id"]))) == before  # nothing changed
+
+
+def test_ad4_a_double_is_named_only_after_a_1_2(alice, bob):
+    clients, match = start_match(
+        alice, bob, length=1, rated=False, options={"variant": "acey-deucey"}
+    )
+    game = match["game"]
+    client = clients[game["turn"]]
+    if game["phase"] == "roll":
+        match = ok(act(client, match, "roll"))
+    refused = act(client, match, "name_double", die=6)
+    assert refused.status_code == 400
+    assert refused.json()["reason"] == "not_legal"
+    assert "AD4" in refused.json()["detail"]

@@ -23,6 +23,7 @@ bench/README.md says what each figure measures and the last figures measured.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import random
 import signal
@@ -42,6 +43,8 @@ from pathlib import Path
 from typing import Any
 
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util import Retry
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -52,6 +55,7 @@ DATABASE = "club_bench_play"
 POSTGRES = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
 REDIS = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379")
 LIVE_WAIT = 25  # seconds a held live request waits at most (club.live.MAX_WAIT)
+BASELINE_S = 10.0  # seconds of one match alone, before the throughput part
 POLL_EVERY = 1.0  # seconds between two polls (the plain and conditional mechanisms)
 MECHANISMS = ("held", "poll", "conditional")
 
@@ -94,13 +98,21 @@ def service_env(var_dir: Path) -> dict[str, str]:
 
 def database_prepare(env: dict[str, str]) -> None:
     """Create the database if need be, migrate it, and empty the bench's Redis DBs."""
-    exists = subprocess.run(
-        ["psql", POSTGRES + "/postgres", "-tAc", f"SELECT 1 FROM pg_database WHERE datname='{DATABASE}'"],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
+    query = f"SELECT 1 FROM pg_database WHERE datname='{DATABASE}'"
+    found = subprocess.run(
+        ["psql", f"{POSTGRES}/postgres", "-tAc", query], capture_output=True, text=True, check=True
+    )
+    exists = found.stdout.strip()
     if not exists:
-        subprocess.run(["psql", POSTGRES + "/postgres", "-c", f"CREATE DATABASE {DATABASE}"], check=True)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+        subprocess.run(
+            ["psql", POSTGRES + "/postgres", "-c", f"CREATE DATABASE {DATABASE}"], check=True
+        )
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
     import redis
 
     for db in (12, 13):
@@ -115,6 +127,8 @@ def django_setup(env: dict[str, str]) -> None:
     from django.conf import settings
 
     django.setup()
+    # The client retries once on a keep-alive connection the server closed (Client).
+    logging.getLogger("urllib3").setLevel(logging.ERROR)
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
@@ -126,7 +140,9 @@ def service(env: dict[str, str], log_dir: Path) -> Iterator[dict[str, subprocess
     children = {}
     for name, command in service_commands(BIND).items():
         log = open(log_dir / f"{name}.log", "wb")  # noqa: SIM115 (closed with the process)
-        children[name] = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
+        children[name] = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True
+        )
     try:
         wait_for_web(children["web"])
         yield children
@@ -196,7 +212,9 @@ class Record:
     requests: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def add(self, kind: str, seconds: float, *, turn: int | None = None, queries: int | None = None) -> None:
+    def add(
+        self, kind: str, seconds: float, *, turn: int | None = None, queries: int | None = None
+    ) -> None:
         with self.lock:
             self.requests += 1
             self.latencies[kind].append(seconds)
@@ -217,9 +235,21 @@ class Client:
         self.record = record
         self.session = requests.Session()
         self.session.headers["Authorization"] = f"Token {token}"
+        # Like a browser, send again once when the server closed an idle keep-alive
+        # connection just as the request went out (a turn_no makes a repeat harmless).
+        retry = Retry(total=1, connect=1, read=1, status=0, allowed_methods=None)
+        self.session.mount("http://", HTTPAdapter(max_retries=retry))
 
-    def call(self, method: str, path: str, kind: str, body: dict[str, Any] | None = None,
-             *, turn: int | None = None, timeout: float = 30) -> tuple[int, Any, float]:
+    def call(
+        self,
+        method: str,
+        path: str,
+        kind: str,
+        body: dict[str, Any] | None = None,
+        *,
+        turn: int | None = None,
+        timeout: float = 30,
+    ) -> tuple[int, Any, float]:
         """Send a request, record its time (and queries at ``turn``), and any error."""
         start = time.monotonic()
         try:
@@ -237,6 +267,8 @@ class Client:
 
 
 def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
@@ -261,10 +293,17 @@ def choose(match: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, An
     raise RuntimeError(f"no action in phase {game['phase']}")
 
 
-def match_start(clients: tuple[Client, Client], *, length: int, clock: Any = "none") -> dict[str, Any] | None:
+def match_start(
+    clients: tuple[Client, Client], *, length: int, clock: Any = "none"
+) -> dict[str, Any] | None:
     """The first client invites the second, who accepts: the match, or None on an error."""
     first, second = clients
-    status, created, _ = first.call("POST", "/api/matches/", "create", {"opponent": second.username, "length": length, "clock": clock})
+    status, created, _ = first.call(
+        "POST",
+        "/api/matches/",
+        "create",
+        {"opponent": second.username, "length": length, "clock": clock},
+    )
     if status != 201:
         return None
     status, match, _ = second.call("POST", f"/api/matches/{created['id']}/accept/", "accept", {})
@@ -281,13 +320,19 @@ class Sent:
     actor: str
 
 
-def play_action(by_name: dict[str, Client], match: dict[str, Any], rng: random.Random,
-                sent: list[Sent] | None = None) -> dict[str, Any] | None:
+def play_action(
+    by_name: dict[str, Client],
+    match: dict[str, Any],
+    rng: random.Random,
+    sent: list[Sent] | None = None,
+) -> dict[str, Any] | None:
     """The side that must act acts: the new match body, or None on an error (then the
     caller fetches it again)."""
     kind, body = choose(match, rng)
     client = by_name[match["game"]["turn"]]
-    status, answer, start = client.call("POST", f"/api/matches/{match['id']}/{kind}/", kind, body, turn=match["game"]["turn_no"])
+    status, answer, start = client.call(
+        "POST", f"/api/matches/{match['id']}/{kind}/", kind, body, turn=match["game"]["turn_no"]
+    )
     if status != 200:
         return None
     if sent is not None:
@@ -313,11 +358,15 @@ def bot_pair(clients: tuple[Client, Client], until: float, seed: int, *, length:
     return finished
 
 
-def throughput(users: list[tuple[str, str]], plan: Plan) -> tuple[Record, float, int]:
+def throughput(
+    users: list[tuple[str, str]], bots: int, seconds: float
+) -> tuple[Record, float, int]:
     record = Record()
-    pairs = [(Client(*users[2 * i], record), Client(*users[2 * i + 1], record)) for i in range(plan.bots)]
+    pairs = [
+        (Client(*users[2 * i], record), Client(*users[2 * i + 1], record)) for i in range(bots)
+    ]
     start = time.monotonic()
-    until = start + plan.throughput_s
+    until = start + seconds
     with ThreadPoolExecutor(len(pairs)) as pool:
         finished = sum(pool.map(lambda i: bot_pair(pairs[i], until, seed=i), range(len(pairs))))
     return record, time.monotonic() - start, finished
@@ -326,8 +375,13 @@ def throughput(users: list[tuple[str, str]], plan: Plan) -> tuple[Record, float,
 # The peak: games at a human pace with their live connections -----------------------------
 
 
-def paced_game(clients: tuple[Client, Client], stop: threading.Event, rng: random.Random,
-               sent: list[Sent], ready: dict[str, Any]) -> None:
+def paced_game(
+    clients: tuple[Client, Client],
+    stop: threading.Event,
+    rng: random.Random,
+    sent: list[Sent],
+    ready: dict[str, Any],
+) -> None:
     """One game at a club's pace: the side that must act waits 1 to 3 s, then acts. A
     finished match is followed by a new one between the same players."""
     by_name = {client.username: client for client in clients}
@@ -368,7 +422,12 @@ def listen(listener: Listener, mechanism: str, since: int, stop: threading.Event
         else:
             wait = LIVE_WAIT if mechanism == "held" else 0
             kind = "live (held)" if mechanism == "held" else "live (conditional)"
-            status, body, _ = client.call("GET", f"/api/live/?topic={topic}&since={since}&wait={wait}", kind, timeout=LIVE_WAIT + 10)
+            status, body, _ = client.call(
+                "GET",
+                f"/api/live/?topic={topic}&since={since}&wait={wait}",
+                kind,
+                timeout=LIVE_WAIT + 10,
+            )
         if status != 200:
             stop.wait(1)
             continue
@@ -382,7 +441,9 @@ def listen(listener: Listener, mechanism: str, since: int, stop: threading.Event
             stop.wait(POLL_EVERY)
 
 
-def live_delays(sent: list[Sent], listeners: list[Listener], role: str, until: float) -> tuple[list[float], int]:
+def live_delays(
+    sent: list[Sent], listeners: list[Listener], role: str, until: float
+) -> tuple[list[float], int]:
     """For each action, the time until each other listener of its table (of ``role``) saw
     its version or a later one; and how many never saw it (actions sent in the last 5 s
     of the part are left out)."""
@@ -412,12 +473,18 @@ class Peak:
     seconds: float
     live: dict[str, list[float]]
     missed: int
-    cpu: float
+    cpu: float  # seconds of CPU the web server used
+    client_cpu: float  # and this process (the bots, the pages)
 
 
-def peak(users: list[tuple[str, str]], plan: Plan, mechanism: str, web: subprocess.Popen[bytes]) -> Peak:
+def peak(
+    users: list[tuple[str, str]], plan: Plan, mechanism: str, web: subprocess.Popen[bytes]
+) -> Peak:
     record = Record()
-    pairs = [(Client(*users[2 * i], record), Client(*users[2 * i + 1], record)) for i in range(plan.games)]
+    pairs = [
+        (Client(*users[2 * i], record), Client(*users[2 * i + 1], record))
+        for i in range(plan.games)
+    ]
     watchers = [Client(*users[2 * plan.games + i], record) for i in range(plan.games // 4 + 1)]
     with ThreadPoolExecutor(16) as pool:
         starts = list(pool.map(lambda pair: match_start(pair, length=7), pairs))
@@ -433,17 +500,23 @@ def peak(users: list[tuple[str, str]], plan: Plan, mechanism: str, web: subproce
         if i % 4 == 0:
             audience.append((watchers[i // 4], "watcher"))
         for client, role in audience:
-            listener = Listener(Client(client.username, client.token, record), table, match["id"], role)
+            listener = Listener(
+                Client(client.username, client.token, record), table, match["id"], role
+            )
             listeners.append(listener)
             threads.append(threading.Thread(target=listen, args=(listener, mechanism, since, stop)))
-        threads.append(threading.Thread(target=paced_game, args=(pair, stop, random.Random(i), sent, {"match": match})))
-    cpu = web_cpu_seconds(web)
+        threads.append(
+            threading.Thread(
+                target=paced_game, args=(pair, stop, random.Random(i), sent, {"match": match})
+            )
+        )
+    cpu, own = web_cpu_seconds(web), time.process_time()
     start = time.monotonic()
     for thread in threads:
         thread.start()
     time.sleep(plan.peak_s)
     until = time.monotonic()
-    cpu = web_cpu_seconds(web) - cpu
+    cpu, own = web_cpu_seconds(web) - cpu, time.process_time() - own
     stop.set()
     for thread in threads:
         thread.join()
@@ -451,7 +524,7 @@ def peak(users: list[tuple[str, str]], plan: Plan, mechanism: str, web: subproce
     for role in ("player", "watcher"):
         live[role], not_seen = live_delays(sent, listeners, role, until)
         missed += not_seen
-    return Peak(mechanism, record, until - start, live, missed, cpu)
+    return Peak(mechanism, record, until - start, live, missed, cpu, own)
 
 
 # Clocks -----------------------------------------------------------------------------------
@@ -472,10 +545,15 @@ def clocks(users: list[tuple[str, str]], plan: Plan) -> Clocks:
     from matches.models import Action, Match
 
     record = Record()
-    pairs = [(Client(*users[2 * i], record), Client(*users[2 * i + 1], record)) for i in range(plan.clock_games)]
+    pairs = [
+        (Client(*users[2 * i], record), Client(*users[2 * i + 1], record))
+        for i in range(plan.clock_games)
+    ]
     clock = {"delay": 1, "reserve": plan.clock_reserve}
     with ThreadPoolExecutor(16) as pool:
-        started = [m for m in pool.map(lambda pair: match_start(pair, length=3, clock=clock), pairs) if m]
+        started = [
+            m for m in pool.map(lambda pair: match_start(pair, length=3, clock=clock), pairs) if m
+        ]
     deadlines = {m["id"]: datetime.fromisoformat(m["clock"]["deadline"]) for m in started}
     last = max(deadlines.values())
     while (datetime.now(last.tzinfo) - last).total_seconds() < 10:
@@ -489,105 +567,143 @@ def clocks(users: list[tuple[str, str]], plan: Plan) -> Clocks:
     for table, at in timeouts.values_list("table_id", "at"):
         applied[table] += 1
         at_of[table] = at
-    lateness = [(at_of[table_of[pk]] - deadline).total_seconds() for pk, deadline in deadlines.items() if table_of[pk] in at_of]
-    return Clocks(len(started), lateness, {table_of[pk]: applied[table_of[pk]] for pk in deadlines}, unfinished, record.errors)
+    lateness = [
+        (at_of[table_of[pk]] - deadline).total_seconds()
+        for pk, deadline in deadlines.items()
+        if table_of[pk] in at_of
+    ]
+    return Clocks(
+        len(started),
+        lateness,
+        {table_of[pk]: applied[table_of[pk]] for pk in deadlines},
+        unfinished,
+        record.errors,
+    )
 
 
 # The report -------------------------------------------------------------------------------
+
+ACTIONS = ("roll", "move", "double", "take", "pass")
 
 
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:,.0f}"
 
 
-def latency_rows(latencies: dict[str, list[float]]) -> list[str]:
+def table(header: list[str], rows: list[list[str]], first: int = 22) -> None:
+    """Print rows under a header: the first column left-aligned, the others right."""
+    for cells in [header, *rows]:
+        print(f"  {cells[0]:{first}}" + "".join(f"{cell:>9}" for cell in cells[1:]))
+
+
+def spread(values: list[float]) -> list[str]:
+    """Count, p50, p95, p99 and max (ms)."""
+    points = [percentile(values, p) for p in (50, 95, 99)] + [max(values)]
+    return [f"{len(values):,}", *(ms(point) for point in points)]
+
+
+def by_count(latencies: dict[str, list[float]]) -> list[str]:
+    return sorted(latencies, key=lambda kind: -len(latencies[kind]))
+
+
+def report_throughput(record: Record, seconds: float, finished: int, *, bots: int) -> None:
+    what = "one match alone (the machine's latency)" if bots == 1 else f"{bots} matches at once"
+    print(f"\nThroughput: {what}, to 3, bots acting as fast as they can")
+    print(f"  {seconds:.0f} s, {finished} matches finished, {len(record.errors)} errors")
     rows = []
-    for kind in sorted(latencies, key=lambda k: -len(latencies[k])):
-        values = latencies[kind]
-        rows.append(f"  {kind:22} {len(values):7,} {ms(percentile(values, 50)):>7} {ms(percentile(values, 95)):>7} {ms(percentile(values, 99)):>7} {ms(max(values)):>7}")
-    return rows
-
-
-def report_throughput(record: Record, seconds: float, finished: int, plan: Plan) -> None:
-    print(f"\nThroughput: {plan.bots} matches to 3 at once, bots acting as fast as they can, {seconds:.0f} s")
-    print(f"  {finished} matches finished, {len(record.errors)} errors")
-    print(f"  {'action':22} {'count':>7} {'per s':>7} {'p50 ms':>7} {'p99 ms':>7}")
-    total = 0
-    for kind in sorted(record.latencies, key=lambda k: -len(record.latencies[k])):
+    for kind in by_count(record.latencies):
         values = record.latencies[kind]
-        total += len(values)
-        print(f"  {kind:22} {len(values):7,} {len(values) / seconds:7.1f} {ms(percentile(values, 50)):>7} {ms(percentile(values, 99)):>7}")
-    print(f"  {'all':22} {total:7,} {total / seconds:7.1f}")
+        rows.append([kind, f"{len(values):,}", f"{len(values) / seconds:.1f}", *spread(values)[1:]])
+    rows.append(["all", f"{record.requests:,}", f"{record.requests / seconds:.1f}"])
+    table(["action", "count", "per s", "p50 ms", "p95 ms", "p99 ms", "max ms"], rows)
 
 
 def report_peak(result: Peak, plan: Plan) -> None:
-    record = result.record
-    print(f"\nPeak, live by {result.mechanism}: {plan.games} games at once, each side acting every 1-3 s, "
-          f"both players and a watcher on every 4th game following, {result.seconds:.0f} s")
-    print(f"  requests {record.requests:,} ({record.requests / result.seconds:.0f}/s), errors {len(record.errors)}, "
-          f"web CPU {result.cpu:.1f} s ({result.cpu / result.seconds:.2f} cores)")
+    record, seconds = result.record, result.seconds
+    print(f"\nPeak, live by {result.mechanism}: {plan.games} games at once, each side acting")
+    print(f"  every 1-3 s, both players and a watcher on every 4th game following, {seconds:.0f} s")
+    print(
+        f"  requests {record.requests:,} ({record.requests / seconds:.0f}/s), errors "
+        f"{len(record.errors)}, web CPU {result.cpu / seconds:.2f} cores "
+        f"({1000 * result.cpu / max(1, record.requests):.0f} ms a request); the bench's own "
+        f"CPU {result.client_cpu / seconds:.2f} cores"
+    )
     for error in record.errors[:5]:
-        print(f"    error: {error}")
-    print(f"  {'request':22} {'count':>7} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7}")
-    held = {k: v for k, v in record.latencies.items() if k != "live (held)"}
-    for row in latency_rows(held):
-        print(row)
+        print(f"    error: {error[:150]}")
+    rows = [[kind, *spread(record.latencies[kind])] for kind in by_count(record.latencies)]
     for role, delays in result.live.items():
         if delays:
-            print(f"  {'live update, ' + role:22} {len(delays):7,} {ms(percentile(delays, 50)):>7} {ms(percentile(delays, 95)):>7} "
-                  f"{ms(percentile(delays, 99)):>7} {ms(max(delays)):>7}")
+            rows.append([f"live update, {role}", *spread(delays)])
+    table(["request", "count", "p50 ms", "p95 ms", "p99 ms", "max ms"], rows)
     print(f"  live updates never seen: {result.missed}")
 
 
-def report_queries(record: Record) -> None:
+def report_queries(records: list[Record]) -> None:
     """Mean queries per action by turn number (in tens): flat if a request reads stored state."""
-    buckets = sorted({turn // 10 for _kind, turn in record.queries})
-    kinds = sorted({kind for kind, _turn in record.queries})
+    counts: dict[tuple[str, int], list[int]] = defaultdict(list)
+    for record in records:
+        for (kind, turn), values in record.queries.items():
+            if kind in ACTIONS:
+                counts[(kind, turn // 10)].extend(values)
+    buckets = sorted({bucket for _kind, bucket in counts})
     print("\nQueries per action by turn number (mean; the turn number grows through the match)")
-    print(f"  {'action':10}" + "".join(f"{f'{b * 10}-{b * 10 + 9}':>8}" for b in buckets))
-    for kind in kinds:
-        cells = []
-        for bucket in buckets:
-            counts = [q for (k, turn), qs in record.queries.items() if k == kind and turn // 10 == bucket for q in qs]
-            cells.append(f"{statistics.mean(counts):8.1f}" if counts else f"{'':8}")
-        print(f"  {kind:10}" + "".join(cells))
-
-
-def report_clocks(result: Clocks, plan: Plan) -> None:
-    print(f"\nClocks: {result.games} games on a custom clock (delay 1 s, reserve {plan.clock_reserve:.0f} s) at once, nobody playing")
-    once = sum(count == 1 for count in result.applied.values())
-    twice = sum(count > 1 for count in result.applied.values())
-    print(f"  lost on time exactly once: {once}; more than once: {twice}; unfinished: {result.unfinished}; errors {len(result.errors)}")
-    if result.lateness:
-        late = result.lateness
-        within = sum(x <= 1.0 for x in late)
-        print(f"  lateness past the deadline (s): min {min(late):.2f}  p50 {percentile(late, 50):.2f}  "
-              f"p95 {percentile(late, 95):.2f}  p99 {percentile(late, 99):.2f}  max {max(late):.2f}")
-        print(f"  within 1 s: {within} of {len(late)}")
-        edges = [0.1, 0.25, 0.5, 1.0, 2.0, 5.0]
-        low = float("-inf")
-        for edge in [*edges, float("inf")]:
-            count = sum(low < x <= edge for x in late)
-            label = f"<= {edge:g} s" if edge != float("inf") else f"> {edges[-1]:g} s"
-            print(f"    {label:10} {count:5} {'#' * round(50 * count / len(late))}")
-            low = edge
+    rows = []
+    for kind in ACTIONS:
+        cells = [counts.get((kind, bucket)) for bucket in buckets]
+        rows.append([kind, *(f"{statistics.mean(c):.1f}" if c else "" for c in cells)])
+    table(["action", *(f"{b * 10}-{b * 10 + 9}" for b in buckets)], rows, first=10)
 
 
 def report_comparison(peaks: list[Peak]) -> None:
-    print("\nLive mechanisms side by side (the same peak)")
-    print(f"  {'mechanism':22} {'live p50':>9} {'p95':>7} {'p99':>7} {'req/s':>7} {'web CPU':>8} {'action p99':>11} {'errors':>7}")
+    print("\nLive mechanisms side by side (the same peak; ms, web CPU in cores)")
+    rows = []
     for result in peaks:
         delays = result.live["player"] + result.live["watcher"]
-        actions = [v for k, values in result.record.latencies.items() if k in ("roll", "move", "double", "take", "pass") for v in values]
-        print(f"  {result.mechanism:22} {ms(percentile(delays, 50)):>9} {ms(percentile(delays, 95)):>7} {ms(percentile(delays, 99)):>7} "
-              f"{result.record.requests / result.seconds:7.0f} {result.cpu / result.seconds:8.2f} {ms(percentile(actions, 99)):>11} {len(result.record.errors):>7}")
-    print("  (ms; web CPU in cores; a held request is counted once, when it answers)")
+        actions = [v for kind in ACTIONS for v in result.record.latencies.get(kind, [])]
+        rows.append([
+            result.mechanism,
+            *(ms(percentile(delays, p)) for p in (50, 95, 99)),
+            f"{result.record.requests / result.seconds:.0f}",
+            f"{result.cpu / result.seconds:.2f}",
+            ms(percentile(actions, 99)),
+            f"{len(result.record.errors)}",
+            f"{result.missed}",
+        ])  # fmt: skip
+    header = ["mechanism", "live p50", "p95", "p99", "req/s", "web CPU", "act p99", "errors"]
+    table([*header, "unseen"], rows)
+
+
+def report_clocks(result: Clocks, plan: Plan) -> None:
+    print(
+        f"\nClocks: {result.games} games at once on a custom clock (delay 1 s, reserve "
+        f"{plan.clock_reserve:.0f} s), nobody playing"
+    )
+    once = sum(count == 1 for count in result.applied.values())
+    more = sum(count > 1 for count in result.applied.values())
+    print(
+        f"  lost on time exactly once: {once}; more than once: {more}; "
+        f"unfinished: {result.unfinished}; errors {len(result.errors)}"
+    )
+    late = result.lateness
+    if not late:
+        return
+    points = "  ".join(f"p{p} {percentile(late, p):.2f}" for p in (50, 95, 99))
+    print(f"  lateness past the deadline (s): min {min(late):.2f}  {points}  max {max(late):.2f}")
+    print(f"  within 1 s: {sum(x <= 1.0 for x in late)} of {len(late)}")
+    low = float("-inf")
+    for edge in (0.1, 0.25, 0.5, 1.0, 2.0, 5.0, float("inf")):
+        count = sum(low < x <= edge for x in late)
+        label = f"<= {edge:g} s" if edge != float("inf") else "> 5 s"
+        print(f"    {label:10} {count:5} {'#' * round(50 * count / len(late))}")
+        low = edge
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer games, about a minute")
-    parser.add_argument("--mechanisms", default=",".join(MECHANISMS), help="live mechanisms to compare")
+    parser.add_argument(
+        "--mechanisms", default=",".join(MECHANISMS), help="live mechanisms to compare"
+    )
     args = parser.parse_args()
     plan = QUICK if args.quick else FULL
     mechanisms = args.mechanisms.split(",")
@@ -596,38 +712,33 @@ def main() -> None:
     database_prepare(env)
     django_setup(env)
     run = f"{int(time.time()) % 100000:05d}"
-    needed = 2 * max(plan.bots, plan.games + plan.games // 4 + 1, plan.clock_games)
+    needed = max(2 * plan.bots, 2 * plan.games + plan.games // 4 + 1, 2 * plan.clock_games)
     print(f"Creating {needed} members...", file=sys.stderr)
     users = players_create(run, needed)
-    load = os.getloadavg()
-    print(f"Machine: {os.cpu_count()} cores, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at the start; logs in {var_dir}")
+    print(f"Machine: {os.cpu_count()} cores, {load_average()} at the start; logs in {var_dir}")
     with service(env, var_dir) as children:
         from club.management.commands.runclub import service_commands
 
         print("Web: " + " ".join(service_commands(BIND)["web"][2:]))
         print("Throughput...", file=sys.stderr)
-        record, seconds, finished = throughput(users, plan)
-        report_throughput(record, seconds, finished, plan)
+        alone = throughput(users, 1, BASELINE_S)
+        report_throughput(*alone, bots=1)
+        record, seconds, finished = throughput(users, plan.bots, plan.throughput_s)
+        report_throughput(record, seconds, finished, bots=plan.bots)
         peaks = []
         for mechanism in mechanisms:
             print(f"Peak, {mechanism}...", file=sys.stderr)
             peaks.append(peak(users, plan, mechanism, children["web"]))
             report_peak(peaks[-1], plan)
-        report_queries(merged([record] + [p.record for p in peaks]))
+        report_queries([record, *(p.record for p in peaks)])
         report_comparison(peaks)
         print("Clocks...", file=sys.stderr)
         report_clocks(clocks(users, plan), plan)
-    load = os.getloadavg()
-    print(f"\nLoad average at the end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+    print(f"\nAt the end: {load_average()}")
 
 
-def merged(records: list[Record]) -> Record:
-    total = Record()
-    for record in records:
-        for key, values in record.queries.items():
-            if key[0] in ("roll", "move", "double", "take", "pass"):
-                total.queries[key].extend(values)
-    return total
+def load_average() -> str:
+    return "load average " + " ".join(f"{load:.1f}" for load in os.getloadavg())
 
 
 if __name__ == "__main__":

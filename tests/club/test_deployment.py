@@ -104,3 +104,24 @@ def test_demo_club_is_never_loaded_in_production():
     result = _manage_in_production("load_demo", SECRET_KEY="y" * 60)
     assert result.returncode != 0
     assert "only loaded with DEBUG on" in result.stderr
+
+
+def _conn_max_age(**settings: str) -> str:
+    result = _manage_in_production(
+        "shell",
+        "-c",
+        "from django.conf import settings; print(settings.DATABASES['default']['CONN_MAX_AGE'])",
+        SECRET_KEY="z" * 60,
+        DATABASE_URL="postgres://club@127.0.0.1:5432/club",
+        **settings,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split()[-1]
+
+
+def test_web_threads_do_not_each_keep_a_database_connection_unless_told_to():
+    """gunicorn's 2 x 256 threads each keeping one would pass PostgreSQL's 100
+    connections (bench/api_play.py found requests refused): by default a request closes
+    its connection; DATABASE_CONN_MAX_AGE keeps them (behind a pooler)."""
+    assert _conn_max_age() == "0"
+    assert _conn_max_age(DATABASE_CONN_MAX_AGE="60") == "60"

@@ -79,10 +79,11 @@ FULL = Plan(bots=8, throughput_s=30, games=200, peak_s=60, clock_games=500, cloc
 # The service ----------------------------------------------------------------------------
 
 
-def service_env(var_dir: Path) -> dict[str, str]:
+def service_env(var_dir: Path, pool: int) -> dict[str, str]:
     """The environment of every process: production's settings, the bench's database."""
     return {
         **os.environ,
+        "DATABASE_POOL": str(pool),
         "DJANGO_SETTINGS_MODULE": "bench.api_play_settings",
         "DEBUG": "0",
         "SECRET_KEY": "bench-" + os.urandom(16).hex(),
@@ -92,7 +93,7 @@ def service_env(var_dir: Path) -> dict[str, str]:
         "CELERY_BROKER_URL": f"{REDIS}/12",
         "CELERY_RESULT_BACKEND": f"{REDIS}/13",
         "VAR_DIR": str(var_dir),
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     }
 
 
@@ -704,11 +705,14 @@ def main() -> None:
     parser.add_argument(
         "--mechanisms", default=",".join(MECHANISMS), help="live mechanisms to compare"
     )
+    parser.add_argument(
+        "--pool", type=int, default=0, help="DATABASE_POOL for the service (needs psycopg-pool)"
+    )
     args = parser.parse_args()
     plan = QUICK if args.quick else FULL
     mechanisms = args.mechanisms.split(",")
     var_dir = Path(tempfile.mkdtemp(prefix="bench-play-"))
-    env = service_env(var_dir)
+    env = service_env(var_dir, args.pool)
     database_prepare(env)
     django_setup(env)
     run = f"{int(time.time()) % 100000:05d}"
@@ -720,6 +724,7 @@ def main() -> None:
         from club.management.commands.runclub import service_commands
 
         print("Web: " + " ".join(service_commands(BIND)["web"][2:]))
+        print(f"Database connections: DATABASE_POOL={args.pool} (0: one a request, closed after)")
         print("Throughput...", file=sys.stderr)
         alone = throughput(users, 1, BASELINE_S)
         report_throughput(*alone, bots=1)

@@ -5,7 +5,8 @@ Not a test (nothing in CI runs it). It starts what ``manage.py runclub`` and
 beat) as subprocesses, on PostgreSQL (database ``club_bench_play``) and Redis (DB 12 the
 broker, 13 the results), DEBUG off, then prints, in one run:
 
-- throughput: bots playing complete matches as fast as they can, actions/s by type;
+- one match alone, then throughput: bots playing complete matches as fast as they can,
+  actions/s by type;
 - a club's peak: G games at once, each side acting every 1 to 3 s, both players' live
   connections open and a watcher on every fourth game; p50/p95/p99 per action and for the
   live update (action sent -> the other side's live request answering), errors, and the
@@ -14,7 +15,7 @@ broker, 13 the results), DEBUG off, then prints, in one run:
 - clocks: C games on a short clock at once, each expiry's lateness past its deadline, and
   that each was applied exactly once (the action log).
 
-    .venv/bin/python bench/api_play.py --quick     # about a minute, a smoke check
+    .venv/bin/python bench/api_play.py --quick     # a smoke check, about 3 minutes
     .venv/bin/python bench/api_play.py             # the figures (bench/README.md)
 
 bench/README.md says what each figure measures and the last figures measured.
@@ -701,7 +702,7 @@ def report_clocks(result: Clocks, plan: Plan) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="fewer games, about a minute")
+    parser.add_argument("--quick", action="store_true", help="fewer games, about 3 minutes")
     parser.add_argument(
         "--mechanisms", default=",".join(MECHANISMS), help="live mechanisms to compare"
     )

@@ -133,25 +133,23 @@ def result_ids(text: str, roll: Sequence[int], checkers: int = CHECKERS) -> list
     results = result_codes(pos, roll)
     if not results:
         return [text]
-    # Each result as 52 bytes, each less than 16: two saying how many 0s pad its key to
-    # _KEY_DIGITS (_PAD_BYTES), then the slots of the mover and of the opponent, each
-    # side's highest slot first (to_bytes "big" of the board codes). A side's checkers
-    # are the sum of its code's bytes, the code modulo 255 (256 is 1 modulo 255); the
-    # opponent's do not change with its blots hit.
-    pads = _PAD_BYTES[sum(pos.opponent) :]
+    # Each result as 51 bytes, read as binary digits through _KEY_MAP in one C call for
+    # all: a byte saying how many 0s pad its key to _KEY_DIGITS, then the slots of the
+    # mover and of the opponent, each side's highest slot first (to_bytes "big" of the
+    # board codes). A side's checkers are the sum of its code's bytes, the code modulo
+    # 255 (256 is 1 modulo 255); the opponent's do not change with its blots hit.
+    padding = _PADDING + sum(pos.opponent)
     codes = b"".join(
         [
-            (pads[player % 255] | player << _SIDE_BITS | opponent).to_bytes(_RESULT_BYTES, "big")
+            ((player | (padding + player % 255) << _SIDE_BITS) << _SIDE_BITS | opponent).to_bytes(
+                _RESULT_BYTES, "big"
+            )
             for player, opponent in results
         ]
     )
-    # Then two bytes in one (b | b >> 4 puts the next byte in each one's high half; every
-    # second byte kept), read as binary digits through _PAIR_DIGITS in one C call for all.
-    whole = int.from_bytes(codes, "little")
-    pairs = (whole | whole >> 4).to_bytes(len(codes), "little")[::2]
-    digits = charmap_decode(pairs, None, _PAIR_DIGITS)[0]
-    keys = int(digits, 2).to_bytes(len(results) * _KEY_DIGITS // 8, "little")
-    text = b2a_base64(keys, newline=False).decode("ascii")
+    digits = charmap_decode(codes, None, _KEY_MAP)[0]
+    whole = int(digits, 2).to_bytes(len(results) * _KEY_DIGITS // 8, "little")
+    text = b2a_base64(whole, newline=False).decode("ascii")
     ids = [text[i : i + 14] for i in range(0, len(text), 16)]
     ids.sort()
     return ids
@@ -162,27 +160,14 @@ def result_ids(text: str, roll: Sequence[int], checkers: int = CHECKERS) -> list
 # being the ID. One int(), to_bytes and b2a_base64 for all the results of a position.
 _KEY_DIGITS = 96
 _SIDE_BITS = 8 * _SLOTS
-_RESULT_BYTES = 2 + 2 * _SLOTS
-# _PAIR_DIGITS[low + 16 * high]: the digits of two slots holding low and then high
-# checkers, when together they hold at most CHECKERS, as two slots of one side do (and
-# the last of the mover's with the first of the opponent's). The other bytes, low + high
-# above CHECKERS, hold the padding: the 0s before the digits of a key whose two sides
-# hold c checkers in all (each side writes a digit a slot and one a checker) are the
-# byte _PAD_PAIRS[c]; _PAD_BYTES[c] is that byte as the two leading bytes of a result.
-_PAD_PAIRS = [pair for pair in range(256) if pair % 16 + pair // 16 > CHECKERS][: 2 * CHECKERS + 1]
-_PAD_BYTES = [(pair % 16 << 8 | pair // 16) << 2 * _SIDE_BITS for pair in _PAD_PAIRS]
-
-
-def _pair_digits(pair: int) -> str | None:
-    low, high = pair % 16, pair // 16
-    if low + high <= CHECKERS:
-        return _UNARY[low] + _UNARY[high]
-    if pair in _PAD_PAIRS:
-        return "0" * (_KEY_DIGITS - 2 * _SLOTS - _PAD_PAIRS.index(pair))
-    return None  # no result has such a byte (charmap_decode would refuse it)
-
-
-_PAIR_DIGITS = tuple(map(_pair_digits, range(256)))
+_RESULT_BYTES = 1 + 2 * _SLOTS
+# _KEY_MAP[count]: a slot holding count checkers; _KEY_MAP[_PADDING + checkers]: the 0s
+# before the digits of a key whose two sides hold that many checkers in all (each side
+# writes a digit a slot and one a checker).
+_PADDING = CHECKERS + 1
+_KEY_MAP = _UNARY + tuple(
+    "0" * (_KEY_DIGITS - 2 * _SLOTS - checkers) for checkers in range(2 * CHECKERS + 1)
+)
 
 
 class GameState(enum.IntEnum):

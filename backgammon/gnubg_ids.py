@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from operator import itemgetter, mul
 
 from backgammon.errors import InvalidMatchId, InvalidPosition, InvalidPositionId
-from backgammon.moves import result_codes
+from backgammon.moves import result_boards
 from backgammon.position import BAR, CHECKERS, POINTS, Board, Position
 
 _SLOTS = POINTS + 1
@@ -130,44 +130,47 @@ def result_ids(text: str, roll: Sequence[int], checkers: int = CHECKERS) -> list
     pos = position_from_id(text)
     if checkers != CHECKERS:
         pos.validate(checkers)
-    results = result_codes(pos, roll)
+    results = result_boards(pos, roll)
     if not results:
         return [text]
-    # Each result as 51 bytes, read as binary digits through _KEY_MAP in one C call for
-    # all: a byte saying how many 0s pad its key to _KEY_DIGITS, then the slots of the
-    # mover and of the opponent, each side's highest slot first (to_bytes "big" of the
-    # board codes). A side's checkers are the sum of its code's bytes, the code modulo
-    # 255 (256 is 1 modulo 255); the opponent's do not change with its blots hit.
-    padding = _PADDING + sum(pos.opponent)
-    codes = b"".join(
-        [
-            ((player | (padding + player % 255) << _SIDE_BITS) << _SIDE_BITS | opponent).to_bytes(
-                _RESULT_BYTES, "big"
-            )
-            for player, opponent in results
-        ]
-    )
-    digits = charmap_decode(codes, None, _KEY_MAP)[0]
-    whole = int(digits, 2).to_bytes(len(results) * _KEY_DIGITS // 8, "little")
-    text = b2a_base64(whole, newline=False).decode("ascii")
-    ids = [text[i : i + 14] for i in range(0, len(text), 16)]
+    # The opponent's digits are made once for all the results that hit no blot (they share
+    # its board object), and once for each set of blots hit. The mover's are read from the
+    # bytes of its board: charmap_decode maps each byte through _UNARY in C.
+    unhit = pos.opponent
+    unhit_digits = _side_digits(unhit)
+    hit_digits = _DigitsOf()
+    keys = [
+        (
+            charmap_decode(player[::-1], None, _UNARY)[0]
+            + (unhit_digits if opponent is unhit else hit_digits[opponent])
+        ).zfill(_KEY_DIGITS)
+        for player, opponent in results
+    ]
+    ids = _ids_from_digits(keys)
     ids.sort()
     return ids
+
+
+class _DigitsOf(dict[Board, str]):
+    """Each board's ``_side_digits``, made the first time it is asked for."""
+
+    def __missing__(self, board: Board) -> str:
+        digits = self[board] = _side_digits(board)
+        return digits
 
 
 # Many keys are read at once, each in 12 bytes (96 bits, the top 16 always 0): base64
 # takes 3 bytes at a time, so each 12 bytes give 16 characters of their own, the first 14
 # being the ID. One int(), to_bytes and b2a_base64 for all the results of a position.
 _KEY_DIGITS = 96
-_SIDE_BITS = 8 * _SLOTS
-_RESULT_BYTES = 1 + 2 * _SLOTS
-# _KEY_MAP[count]: a slot holding count checkers; _KEY_MAP[_PADDING + checkers]: the 0s
-# before the digits of a key whose two sides hold that many checkers in all (each side
-# writes a digit a slot and one a checker).
-_PADDING = CHECKERS + 1
-_KEY_MAP = _UNARY + tuple(
-    "0" * (_KEY_DIGITS - 2 * _SLOTS - checkers) for checkers in range(2 * CHECKERS + 1)
-)
+
+
+def _ids_from_digits(keys: list[str]) -> list[str]:
+    """The position IDs of keys written as ``_KEY_DIGITS`` binary digits each."""
+    keys.reverse()  # the first key is the lowest bits of the whole: its digits come last
+    whole = int("".join(keys), 2).to_bytes(len(keys) * _KEY_DIGITS // 8, "little")
+    text = b2a_base64(whole, newline=False).decode("ascii")
+    return [text[i : i + 14] for i in range(0, len(text), 16)]
 
 
 class GameState(enum.IntEnum):

@@ -85,39 +85,27 @@ def legal_plays(position: Position, roll: tuple[int, int]) -> list[Play]:
 def legal_results(position: Position, roll: Sequence[int]) -> list[tuple[Board, Board]]:
     """The distinct positions ``roll`` can reach, as the ``(player, opponent)`` boards of
     ``legal_plays(position, roll)``'s results, without the plays: for callers that need
-    only where the turn can end. ``[]`` when no die can be played. Results that hit the
-    same blots share one opponent tuple, ``position.opponent`` when they hit none."""
-    boards = {board_code(position.opponent): position.opponent}
-    results = []
-    for player, opponent in result_codes(position, roll):
-        theirs = boards.get(opponent)
-        if theirs is None:
-            theirs = boards[opponent] = tuple(opponent.to_bytes(_SLOTS, "little"))
-        results.append((tuple(player.to_bytes(_SLOTS, "little")), theirs))
-    return results
+    only where the turn can end. ``[]`` when no die can be played."""
+    return [(tuple(player), opponent) for player, opponent in result_boards(position, roll)]
 
 
-def board_code(board: Board) -> int:
-    """A board as one int, a byte a slot, slot 0 the lowest (``result_codes``' form)."""
-    return int.from_bytes(bytes(board), "little")
-
-
-def result_codes(position: Position, roll: Sequence[int]) -> list[tuple[int, int]]:
+def result_boards(position: Position, roll: Sequence[int]) -> list[tuple[bytes, Board]]:
     """``legal_results`` in the search's own form, for the hot path of position IDs
-    (``gnubg_ids.result_ids``): each result's ``(player, opponent)`` boards as
-    ``board_code`` ints. The search keeps only each result's int key, whose low 25 bytes
-    are the mover's board: a tuple of 25 ints costs more to make than the rest of a
-    result. Results that hit the same blots share one opponent int."""
+    (``gnubg_ids.result_ids``): the search keeps only each result's int key, whose low
+    25 bytes are the mover's board, given here as those bytes (a count a slot, in slot
+    order), as a tuple of 25 ints costs more to make than the rest of a result. Results
+    that hit the same blots share one opponent tuple, ``position.opponent`` when they
+    hit none."""
     dice = _roll_dice(roll)
     opponent = position.opponent
-    opponents = {0: board_code(opponent)}  # the opponent's board after each set of hits
+    opponents = {0: opponent}  # the opponent's board after each set of hits
     results = []
     for key in _search(position.player, opponent, dice, ways=False):
         hits = key >> _HITS
         theirs = opponents.get(hits)
         if theirs is None:
-            theirs = opponents[hits] = board_code(_after_hits(opponent, hits))
-        results.append((key & _BOARD, theirs))
+            theirs = opponents[hits] = _after_hits(opponent, hits)
+        results.append(((key & _BOARD).to_bytes(_SLOTS, "little"), theirs))
     return results
 
 
@@ -275,7 +263,7 @@ def _search(player: Board, opponent: Board, dice: tuple[int, ...], ways: bool = 
     Slots here are the mover's (point - 1); a step from ``slot`` by ``die`` lands on
     ``slot - die``, or bears off when that is below 0. With ``ways`` False only the keys
     (and the dice used) are kept, the board and the steps left empty: building those at
-    each result is two fifths of a search (``result_codes`` reads the board from the key).
+    each result is two fifths of a search (``result_boards`` reads the board from the key).
     """
     board = list(player)
     facing = opponent[23::-1]  # the opponent's checkers on each of the mover's slots
@@ -302,7 +290,7 @@ def _search(player: Board, opponent: Board, dice: tuple[int, ...], ways: bool = 
                 return [slot]
         return []
 
-    code = board_code(player)
+    code = int.from_bytes(bytes(player), "little")
     outside = sum(player[6:])
     if len(dice) == 2 and dice[0] != dice[1]:
         return _search_two(

@@ -10,13 +10,12 @@ from hypothesis import strategies as st
 from backgammon.errors import IllegalPlay
 from backgammon.moves import (
     apply_step,
-    board_code,
     check_play,
     dice_for_roll,
     legal_plays,
     legal_plays_for_dice,
     legal_results,
-    result_codes,
+    result_boards,
 )
 from backgammon.notation import format_play, play_from_text
 from backgammon.position import Position, pip_count
@@ -160,10 +159,9 @@ def test_legal_results_are_the_results_of_the_legal_plays(position, roll):
     results = legal_results(position, roll)
     plays = legal_plays(position, roll)
     assert results == [(play.result.player, play.result.opponent) for play in plays]
-    codes = result_codes(position, roll)
-    assert [(board_code(player), board_code(opponent)) for player, opponent in results] == codes
+    boards = result_boards(position, roll)
+    assert [(bytes(player), opponent) for player, opponent in results] == boards
     # The results that hit no blot share the opponent's board object itself.
     assert all(
-        (opponent == position.opponent) == (opponent is position.opponent)
-        for _, opponent in results
+        (opponent == position.opponent) == (opponent is position.opponent) for _, opponent in boards
     )

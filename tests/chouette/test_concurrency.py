@@ -4,44 +4,22 @@ Run on SQLite (``make test``) and on PostgreSQL (CI's second run): on SQLite
 ``select_for_update`` does nothing and the conditional update of the version holds.
 """
 
-import threading
 from decimal import Decimal
 
 import pytest
-from django.db import connection
 
 from chouette import services
 from chouette.models import Chouette, ChouetteGame
 from club.errors import Conflict
 from club.models import SourceKind, Transaction
+from tests import threads
 from tests.chouette.conftest import member
 
 REQUESTS = 12
 
 
 def at_once(call):
-    """Run ``call`` in ``REQUESTS`` threads released together; what each returned or raised."""
-    barrier = threading.Barrier(REQUESTS)
-    outcomes: list[object] = []
-    lock = threading.Lock()
-
-    def run():
-        try:
-            barrier.wait()
-            outcome: object = call()
-        except Exception as exc:  # every outcome is looked at below
-            outcome = exc
-        finally:
-            connection.close()
-        with lock:
-            outcomes.append(outcome)
-
-    threads = [threading.Thread(target=run) for _ in range(REQUESTS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return outcomes
+    return threads.at_once(call, REQUESTS)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -13,7 +13,7 @@ from django.test import Client
 
 from backgammon import dice as core_dice
 from matches import selectors, services
-from matches.models import Match, Table
+from matches.models import Action, Match, Table
 from tests.matches.conftest import act, game_of, on_turn, play_out, start
 
 pytestmark = pytest.mark.django_db
@@ -109,3 +109,24 @@ def test_the_demo_club_has_a_finished_match_and_one_in_play(settings):
         "playing",
     ]
     assert selectors.tables_check() == []
+
+
+def test_o1_t2_tied_opening_rolls_are_in_the_log_and_in_the_revealed_rolls(alice, bob):
+    server_seed = bytes(range(32))
+    creator_seed = next(
+        seed
+        for seed in (f"seed-{n}" for n in range(200))
+        if len(set(core_dice.DiceStream(server_seed, core_dice.make_client_seed(seed, "")).roll()))
+        == 1
+    )
+    match = services.match_create(creator=alice, opponent=bob, length=1, seed=creator_seed)
+    Match.objects.filter(pk=match.pk).update(
+        server_seed=server_seed, commitment=core_dice.commitment(server_seed)
+    )
+    match = services.match_accept(match=match, player=bob)
+    rolls = Action.objects.get(table=match.table, kind="start").payload["rolls"]
+    assert len(rolls) >= 2 and rolls[0][0] == rolls[0][1]
+    match = play_out(match, alice, bob)
+    revealed = selectors.match_dice(match)
+    assert revealed["rolls"][: len(rolls)] == rolls
+    core_dice.verify(revealed)

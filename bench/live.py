@@ -92,16 +92,20 @@ class Run:
             self.errors += not ok
 
 
-def session_for(base: str, username: str, password: str) -> requests.Session:
+def session_for(base: str, user: object) -> requests.Session:
+    """A logged-in session for ``user``, made in the database (as logging in would; the
+    password hasher would cost a second a login)."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.save()
     session = requests.Session()
-    session.get(f"{base}/login/")
-    token = session.cookies["csrftoken"]
-    answer = session.post(
-        f"{base}/login/",
-        data={"username": username, "password": password, "csrfmiddlewaretoken": token},
-        headers={"Referer": f"{base}/login/"},
-    )
-    answer.raise_for_status()
+    session.cookies.set(settings.SESSION_COOKIE_NAME, store.session_key)
     return session
 
 
@@ -172,6 +176,10 @@ def mover(boards: list[Board], people: dict[str, object], run: Run) -> None:
 
 def measure(name, client, base, boards, sessions, people, seconds, web_pid):
     run = Run()
+    for board in boards:  # every client starts from the board as it stands
+        board.match.table.refresh_from_db()
+        board.version = board.match.table.version
+        board.committed = {board.version: time.monotonic()}
     threads = [
         threading.Thread(target=client, args=(base, session, board, run), daemon=True)
         for board, session in sessions
@@ -223,7 +231,7 @@ def main() -> None:
     django.setup()
     from club.management.commands.runclub import service_commands
     from matches import services
-    from tests.factories import PASSWORD, PlayerFactory, UserFactory
+    from tests.factories import PlayerFactory, UserFactory
 
     people, boards = {}, []
     for number in range(args.boards):
@@ -238,7 +246,10 @@ def main() -> None:
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    web = subprocess.Popen(service_commands(f"127.0.0.1:{port}")["web"], cwd=ROOT)
+    log = (var / "bench-live-web.log").open("w")
+    web = subprocess.Popen(
+        service_commands(f"127.0.0.1:{port}")["web"], cwd=ROOT, stdout=log, stderr=log
+    )
     try:
         for _ in range(100):
             try:
@@ -248,9 +259,10 @@ def main() -> None:
                 time.sleep(0.2)
         sessions = []
         for number, board in enumerate(boards):
-            names = [f"p{number}a", f"p{number}b"] + ([f"w{number}"] if number % 4 == 0 else [])
-            for name in names:
-                sessions.append((board, session_for(base, name, PASSWORD)))
+            names = [f"p{number}a", f"p{number}b"]
+            watching = [watchers[number]] if number % 4 == 0 else []
+            for player in [people[name] for name in names] + watching:
+                sessions.append((board, session_for(base, player.user)))
         print(f"{len(boards)} boards, {len(sessions)} clients, {args.seconds:g} s each, "
               f"database {os.environ['DATABASE_URL'].split(':')[0]}")  # fmt: skip
         results = [
@@ -265,8 +277,11 @@ def main() -> None:
             print(f"{key:16}" + "".join(f"{r[key]:>12.1f}" for r in results))
         del watchers
     finally:
-        web.terminate()
-        web.wait(timeout=15)
+        web.terminate()  # held requests may keep it up to 25 s: then it is killed
+        try:
+            web.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            web.kill()
 
 
 if __name__ == "__main__":

@@ -219,7 +219,7 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("options", models.JSONField(blank=True, default=dict, verbose_name="options")),
-                ("clock", models.JSONField(default="none", verbose_name="clock")),
+                ("clock", models.JSONField(verbose_name="clock")),
                 (
                     "status",
                     models.CharField(

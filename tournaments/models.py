@@ -1,0 +1,350 @@
+"""A tournament's tables: the tournament and its options, entries, rounds and pairings.
+
+The formats' state (``tournaments.formats.Tournament.to_dict()``) is kept whole in
+``Tournament.state`` from the draw on: it is what decides the next round, the standings
+and the final places. ``Round`` and ``Pairing`` rows mirror its rounds, one row per
+pairing keyed by the formats' pairing id (``main-1-2``), so that the admin, the API and
+the pages can list, filter and link them; ``tournaments.services`` writes both in the
+same transaction, and nothing else writes either.
+"""
+
+import hashlib
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from club import money
+from club.models import MatchResult, Player, Transaction
+from tournaments.formats import Format
+
+LENGTHS_PATTERN = r"^\s*[1-9][0-9]?(\s*,\s*[1-9][0-9]?)*\s*$"
+
+
+def default_payout_table() -> dict[str, Any]:
+    """70% to the winner, 30% to the runner-up."""
+    return {"unit": "percent", "places": {"main": {"1": "70", "2": "30"}}}
+
+
+class Tournament(models.Model):
+    """One tournament, from its options to its payouts."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        OPEN = "open", _("registration open")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    class Seeding(models.TextChoices):
+        RATING = "rating", _("by rating")
+        RANDOM = "random", _("random draw")
+        MANUAL = "manual", _("by hand")
+
+    name = models.CharField(_("name"), max_length=120)
+    format = models.CharField(
+        _("format"),
+        max_length=30,
+        choices=[
+            (Format.SINGLE_ELIMINATION.value, _("single elimination")),
+            (Format.DOUBLE_ELIMINATION.value, _("double elimination")),
+            (Format.SWISS.value, _("Swiss")),
+            (Format.ROUND_ROBIN.value, _("round robin")),
+        ],
+    )
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT, db_index=True
+    )
+    seeding = models.CharField(
+        _("seeding"),
+        max_length=20,
+        choices=Seeding.choices,
+        default=Seeding.RATING,
+        help_text=_(
+            "Entries given a seed by hand come first (1, 2, 3...); the others follow by "
+            "rating or in a random draw. By hand: every entry needs a seed."
+        ),
+    )
+    match_lengths = models.CharField(
+        _("match length per round"),
+        max_length=200,
+        default="5",
+        validators=[RegexValidator(LENGTHS_PATTERN, _("Points per round, like 5, 5, 7, 9."))],
+        help_text=_(
+            "The length of round 1, round 2... in points, separated by commas; the last "
+            "one is kept for every later round (5, 7, 9: round 4 is to 9 too)."
+        ),
+    )
+    rated = models.BooleanField(
+        _("rated"), default=True, help_text=_("The results change the players' ratings.")
+    )
+    entry_fee = models.DecimalField(
+        _("entry fee"),
+        max_digits=money.LEG_DIGITS,
+        decimal_places=money.PLACES,
+        default=Decimal("0.00"),
+        validators=[MinValueValidator(Decimal("0.00")), MaxValueValidator(money.MAX_PAYMENT)],
+    )
+    house_cut_percent = models.DecimalField(
+        _("house cut (%)"),
+        max_digits=5,
+        decimal_places=2,
+        default=Decimal("0.00"),
+        validators=[MinValueValidator(Decimal(0)), MaxValueValidator(Decimal(100))],
+        help_text=_("The club's share of the fees, rounded down to the cent."),
+    )
+    payout_table = models.JSONField(
+        _("payout table"),
+        default=default_payout_table,
+        help_text=_(
+            'The prize pool by place: {"unit": "percent", "places": {"main": {"1": "50", '
+            '"2": "30", "3-4": "20"}}}; unit percent (adding up to 100), fraction (to 1) or '
+            "amount (to the pool)."
+        ),
+    )
+    consolation_through_round = models.PositiveSmallIntegerField(
+        _("consolation through round"),
+        default=0,
+        help_text=_(
+            "Single elimination: 0 none, 1 a consolation for first-round losers, 2 or more "
+            "the progressive consolation the losers of main rounds 1 to N enter."
+        ),
+    )
+    last_chance_after_round = models.PositiveSmallIntegerField(
+        _("last chance after round"),
+        default=0,
+        help_text=_("Single elimination: 0 none, N a last chance for everyone out after round N."),
+    )
+    bracket_reset = models.BooleanField(
+        _("bracket reset"),
+        default=True,
+        help_text=_("Double elimination: a second final when the losers' champion wins the first."),
+    )
+    swiss_rounds = models.PositiveSmallIntegerField(
+        _("Swiss rounds"), default=0, help_text=_("Swiss: how many rounds are played.")
+    )
+    draw_seed = models.CharField(
+        _("draw seed"),
+        max_length=64,
+        editable=False,
+        help_text=_("The random draw's seed, published once the tournament is drawn."),
+    )
+    state = models.JSONField(_("draw and results"), null=True, blank=True, editable=False)
+    version = models.PositiveIntegerField(_("version"), default=0, editable=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    started_at = models.DateTimeField(_("started"), null=True, blank=True, editable=False)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True, editable=False)
+    payout_transaction = models.OneToOneField(
+        Transaction,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+        verbose_name=_("payout transaction"),
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament", kwargs={"pk": self.pk})
+
+    @property
+    def draw_commitment(self) -> str:
+        """The SHA-256 of the draw seed, shown from the start: once the seed is
+        published, anyone can check it is the seed committed to and replay the draw."""
+        return hashlib.sha256(self.draw_seed.encode()).hexdigest()
+
+    @property
+    def lengths(self) -> list[int]:
+        return [int(part) for part in self.match_lengths.split(",")]
+
+    def length_of_round(self, number: int) -> int:
+        lengths = self.lengths
+        return lengths[min(number, len(lengths)) - 1]
+
+    def clean(self) -> None:
+        if self.format == Format.SWISS and self.swiss_rounds < 1:
+            raise ValidationError({"swiss_rounds": _("A Swiss needs one round or more.")})
+
+
+class Entry(models.Model):
+    """A player entered in a tournament, with the seed set by hand if any.
+
+    ``fee_transaction`` is the posting of the entry fee (player to prize pool); it is
+    empty for a free tournament.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="entries", verbose_name=_("tournament")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="entries", verbose_name=_("player")
+    )
+    seed = models.PositiveSmallIntegerField(
+        _("seed"), null=True, blank=True, help_text=_("Set by hand: 1, 2, 3... (optional).")
+    )
+    rating = models.FloatField(_("rating at the draw"), null=True, blank=True, editable=False)
+    fee_transaction = models.OneToOneField(
+        Transaction,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+        verbose_name=_("entry fee posting"),
+    )
+    entered_at = models.DateTimeField(_("entered"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "seed", "id"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="tournaments_entry_once_per_player"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "seed"],
+                condition=models.Q(seed__isnull=False),
+                name="tournaments_entry_seed_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.player)
+
+    @property
+    def paid(self) -> bool:
+        """The entry fee is in the books (a free tournament's entries have nothing to pay)."""
+        return self.fee_transaction_id is not None or self.tournament.entry_fee == 0
+
+
+class Round(models.Model):
+    """A round of the tournament: every pairing in it can be played at once."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="rounds", verbose_name=_("tournament")
+    )
+    number = models.PositiveSmallIntegerField(_("round"))
+    length = models.PositiveSmallIntegerField(_("match length"))
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="tournaments_round_once"),
+        ]
+
+    def __str__(self) -> str:
+        return _("%(tournament)s, round %(number)s") % {
+            "tournament": self.tournament,
+            "number": self.number,
+        }
+
+
+class Pairing(models.Model):
+    """Two entries to play each other in a round, or one with a bye.
+
+    ``key`` is the formats' pairing id (``main-1-2``: bracket, bracket round, position).
+    A result comes from the director (a match played on a real board: ``result`` is
+    the ``MatchResult`` recorded for it) or, for a pairing played online, from its
+    server match (``match_id``) when it ends.
+    """
+
+    class Source(models.TextChoices):
+        BYE = "bye", _("bye")
+        OVER_THE_BOARD = "over_the_board", _("over the board")
+        ONLINE = "online", _("online")
+
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, related_name="pairings", verbose_name=_("round")
+    )
+    key = models.CharField(_("pairing"), max_length=40)
+    bracket = models.CharField(_("bracket"), max_length=20)
+    position = models.PositiveSmallIntegerField(_("table"))
+    first = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="+", verbose_name=_("first player")
+    )
+    second = models.ForeignKey(
+        Entry,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("second player"),
+    )
+    winner = models.ForeignKey(
+        Entry,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("winner"),
+    )
+    source = models.CharField(
+        _("result from"), max_length=20, choices=Source.choices, blank=True, default=""
+    )
+    match_id = models.PositiveBigIntegerField(_("online match"), null=True, blank=True)
+    result = models.OneToOneField(
+        MatchResult,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("match result"),
+    )
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "id"]
+        verbose_name = _("pairing")
+        verbose_name_plural = _("pairings")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "key"], name="tournaments_pairing_once"),
+            models.CheckConstraint(
+                condition=models.Q(winner__isnull=True)
+                | models.Q(winner=models.F("first"))
+                | models.Q(winner=models.F("second")),
+                name="tournaments_pairing_winner_plays",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.second_id is None:
+            return _("%(player)s (bye)") % {"player": self.first}
+        return _("%(first)s v %(second)s") % {"first": self.first, "second": self.second}
+
+    @property
+    def bye(self) -> bool:
+        return self.second_id is None
+
+    @property
+    def entries(self) -> list[Entry]:
+        return [self.first] if self.second is None else [self.first, self.second]
+
+    @property
+    def loser(self) -> Entry | None:
+        if self.winner_id is None or self.second is None:
+            return None
+        return self.second if self.winner_id == self.first_id else self.first

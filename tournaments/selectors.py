@@ -1,0 +1,150 @@
+"""Every read of the tournaments that is more than a ``get``."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.contrib.contenttypes.models import ContentType
+from django.db.models import Prefetch, QuerySet, Sum
+from django.utils.translation import gettext as _
+
+from club.errors import NotFound
+from club.models import Account, Leg
+from tournaments import formats
+from tournaments.models import Entry, Pairing, Round, Tournament
+
+ZERO = Decimal("0.00")
+
+
+def tournament_list(*, status: str = "", format: str = "") -> QuerySet[Tournament]:
+    """Tournaments, newest first; ``status`` and ``format`` filter when given."""
+    tournaments = Tournament.objects.all()
+    if status:
+        tournaments = tournaments.filter(status=status)
+    if format:
+        tournaments = tournaments.filter(format=format)
+    return tournaments
+
+
+def tournament_get(*, pk: int) -> Tournament:
+    """A tournament with its entries, rounds and pairings, or ``NotFound``."""
+    pairings = Pairing.objects.select_related(
+        "first__player__user", "second__player__user", "winner__player__user"
+    ).order_by("id")
+    tournament = (
+        Tournament.objects.prefetch_related(
+            Prefetch("entries", Entry.objects.select_related("player__user")),
+            Prefetch("rounds", Round.objects.prefetch_related(Prefetch("pairings", pairings))),
+        )
+        .filter(pk=pk)
+        .first()
+    )
+    if tournament is None:
+        raise NotFound(_("There is no tournament %(id)s.") % {"id": pk})
+    return tournament
+
+
+def tournament_pool_balance(*, tournament: Tournament) -> Decimal:
+    """What the prize pool holds for this tournament: fees in, refunds and prizes out
+    (exactly zero once it is paid out)."""
+    total = Leg.objects.filter(
+        account__kind=Account.Kind.PRIZE_POOL,
+        transaction__source_type=ContentType.objects.get_for_model(Tournament),
+        transaction__source_id=tournament.pk,
+    ).aggregate(total=Sum("amount"))["total"]
+    return (total or ZERO).quantize(ZERO)
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    """One entry's line: ``place`` is ``None`` in an elimination still being played;
+    ``buchholz`` is ``None`` in an elimination (it has no tie-breaks)."""
+
+    entry: Entry
+    place: str | None
+    score: int
+    wins: int
+    losses: int
+    byes: int
+    buchholz: int | None
+
+
+def tournament_standings(*, tournament: Tournament) -> list[StandingLine]:
+    """The standings: a Swiss's or round robin's by score and tie-breaks; an
+    elimination's by the main event's final places once complete, before that those
+    still in first (fewest losses, then most wins, then seed)."""
+    if tournament.state is None:
+        return []
+    state = formats.Tournament.from_dict(tournament.state)
+    entries = {str(entry.pk): entry for entry in tournament.entries.all()}
+    if isinstance(state.format, formats.Swiss | formats.RoundRobin):
+        return [
+            StandingLine(
+                entry=entries[line.entry],
+                place=str(line.place),
+                score=line.score,
+                wins=line.wins,
+                losses=line.losses,
+                byes=line.byes,
+                buchholz=line.buchholz,
+            )
+            for line in state.standings()
+        ]
+    wins, losses, byes = Counter[str](), Counter[str](), Counter[str]()
+    for pairing in state.pairings:
+        if pairing.bye:
+            byes[pairing.players[0]] += 1
+        elif pairing.winner is not None and pairing.loser is not None:
+            wins[pairing.winner] += 1
+            losses[pairing.loser] += 1
+    places: dict[str, str] = {}
+    if state.complete:
+        for final in state.final_places():
+            if final.event is formats.Event.MAIN:
+                places.update((entry, str(final.place)) for entry in final.entries)
+    order = {entry: index for index, entry in enumerate(state.seed_order)}
+    ranked = sorted(
+        state.seed_order,
+        key=lambda e: (
+            int(places[e].split("-")[0]) if e in places else 0,
+            losses[e],
+            -wins[e],
+            order[e],
+        ),
+    )
+    return [
+        StandingLine(
+            entry=entries[entry],
+            place=places.get(entry),
+            score=wins[entry] + byes[entry],
+            wins=wins[entry],
+            losses=losses[entry],
+            byes=byes[entry],
+            buchholz=None,
+        )
+        for entry in ranked
+    ]
+
+
+@dataclass(frozen=True)
+class PrizeLine:
+    entry: Entry | None  # None: the club's house cut
+    amount: Decimal
+
+
+def tournament_prizes(*, tournament: Tournament) -> list[PrizeLine]:
+    """What the payout paid: each player's prize, biggest first, then the house cut."""
+    if tournament.payout_transaction_id is None:
+        return []
+    entries = {entry.player_id: entry for entry in tournament.entries.all()}
+    legs = Leg.objects.filter(transaction_id=tournament.payout_transaction_id, amount__gt=0)
+    lines = [
+        PrizeLine(
+            entry=entries.get(leg.account.player_id) if leg.account.player_id else None,
+            amount=leg.amount,
+        )
+        for leg in legs.select_related("account")
+    ]
+    return sorted(lines, key=lambda line: (line.entry is None, -line.amount))

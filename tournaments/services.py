@@ -1,0 +1,515 @@
+"""Every write a tournament makes: keyword-only functions named ``<noun>_<verb>``, each one
+transaction.
+
+Each service locks the tournament row (``select_for_update``), checks the state it
+finds, and saves the tournament with a conditional update on ``version`` (so two
+requests that read the same state cannot both write, on SQLite too, where row locks are
+a no-op). A refused request raises a ``club.errors`` exception before anything is
+written. Money moves only through ``club.services.ledger_post`` and results only through
+``club.services.match_result_record``, each with the tournament or the pairing as its
+source.
+
+The life of a tournament: ``tournament_create`` (draft) → ``tournament_open``
+(registration open; entries can be added in the draft too) → ``entry_add`` /
+``entry_withdraw`` / ``entry_seed_set`` → ``tournament_start`` (draw, round 1) →
+``pairing_result_record`` for each match (the next round starts by itself once a round
+is complete) → ``tournament_finish`` (payouts).
+"""
+
+import random
+import secrets
+from collections import defaultdict
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+from django.db import transaction as db_transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from club import services as club_services
+from club.errors import Conflict, Invalid
+from club.models import Account, MatchResult, Player, SourceKind, Transaction
+from club.services import LegSpec
+from tournaments import formats
+from tournaments.models import Entry, Pairing, Round, Tournament
+from tournaments.selectors import tournament_pool_balance
+
+EDITABLE = (Tournament.Status.DRAFT, Tournament.Status.OPEN)
+
+
+# The formats' values ------------------------------------------------------------------
+
+
+def format_options(*, tournament: Tournament) -> formats.FormatOptions:
+    """The formats' options a tournament's fields say."""
+    seeding = (
+        formats.Seeding.RANDOM
+        if tournament.seeding == Tournament.Seeding.RANDOM
+        else formats.Seeding.RATING
+    )
+    kind = formats.Format(tournament.format)
+    if kind is formats.Format.SINGLE_ELIMINATION:
+        return formats.SingleElimination(
+            seeding=seeding,
+            consolation_through_round=tournament.consolation_through_round,
+            last_chance_after_round=tournament.last_chance_after_round,
+        )
+    if kind is formats.Format.DOUBLE_ELIMINATION:
+        return formats.DoubleElimination(seeding=seeding, bracket_reset=tournament.bracket_reset)
+    if kind is formats.Format.SWISS:
+        return formats.Swiss(rounds=tournament.swiss_rounds, seeding=seeding)
+    return formats.RoundRobin(seeding=seeding)
+
+
+def state_of(tournament: Tournament) -> formats.Tournament:
+    """The formats' tournament a drawn tournament stores."""
+    if tournament.state is None:
+        raise Conflict(_("%(name)s has not been drawn yet.") % {"name": tournament.name})
+    return formats.Tournament.from_dict(tournament.state)
+
+
+def _refusal(error: formats.TournamentError) -> Invalid:
+    return Invalid(_("The draw cannot be made: %(reason)s.") % {"reason": error})
+
+
+# Creating and changing a tournament ---------------------------------------------------
+
+
+def tournament_check(*, tournament: Tournament) -> None:
+    """Refuse options no tournament can run with (``Invalid``): checked on the unsaved or
+    changed row, so the admin's form and the services say the same."""
+    if tournament.format not in {kind.value for kind in formats.Format}:
+        raise Invalid(_("%(format)s is not a tournament format.") % {"format": tournament.format})
+    if tournament.format == formats.Format.SWISS and tournament.swiss_rounds < 1:
+        raise Invalid(_("A Swiss needs one round or more."))
+    try:
+        tournament.lengths  # noqa: B018  # reading them is the check
+    except ValueError:
+        raise Invalid(_("Match lengths are points per round, like 5, 5, 7, 9.")) from None
+    if any(not 1 <= length <= club_services.MAX_MATCH_LENGTH for length in tournament.lengths):
+        raise Invalid(
+            _("A match is 1 to %(most)s points long.") % {"most": club_services.MAX_MATCH_LENGTH}
+        )
+    fee = club_services.money_check(amount=Decimal(tournament.entry_fee))
+    if fee < 0:
+        raise Invalid(_("The entry fee cannot be negative."))
+    cut = Decimal(tournament.house_cut_percent)
+    if not 0 <= cut <= 100:
+        raise Invalid(_("The house cut is 0 to 100 percent."))
+    try:
+        formats.PayoutTable.from_dict(tournament.payout_table)
+    except (formats.InvalidPayoutTable, formats.InvalidAmount) as error:
+        raise Invalid(
+            _("The payout table does not add up: %(reason)s.") % {"reason": error}
+        ) from None
+    if tournament.seeding not in Tournament.Seeding.values:
+        raise Invalid(_("%(seeding)s is not a way to seed.") % {"seeding": tournament.seeding})
+
+
+OPTION_FIELDS = (
+    "name",
+    "format",
+    "seeding",
+    "match_lengths",
+    "rated",
+    "entry_fee",
+    "house_cut_percent",
+    "payout_table",
+    "consolation_through_round",
+    "last_chance_after_round",
+    "bracket_reset",
+    "swiss_rounds",
+)
+
+
+@db_transaction.atomic
+def tournament_create(*, created_by: User | None, **options: Any) -> Tournament:
+    """A new tournament, in the draft, with the options given (``OPTION_FIELDS``; the
+    others keep the model's defaults). A secret draw seed is chosen now and only its
+    commitment shown until the draw."""
+    unknown = set(options) - set(OPTION_FIELDS)
+    if unknown:
+        raise Invalid(_("Unknown options: %(names)s.") % {"names": ", ".join(sorted(unknown))})
+    tournament = Tournament(**options, created_by=created_by, draw_seed=secrets.token_hex(32))
+    tournament_check(tournament=tournament)
+    tournament.save()
+    return tournament
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    """The tournament's row, locked, as it is now."""
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _save(tournament: Tournament, *fields: str) -> None:
+    """Write ``fields`` only if nobody has written the tournament since it was read."""
+    seen = tournament.version
+    values = {field: getattr(tournament, field) for field in fields}
+    if not Tournament.objects.filter(pk=tournament.pk, version=seen).update(
+        **values, version=seen + 1
+    ):
+        raise Conflict(_("The tournament changed meanwhile: look again and retry."))
+    tournament.version = seen + 1
+
+
+def _editable(tournament: Tournament) -> None:
+    if tournament.status not in EDITABLE:
+        raise Conflict(
+            _("%(name)s has been drawn: its options and entries are fixed.")
+            % {"name": tournament.name}
+        )
+
+
+@db_transaction.atomic
+def tournament_update(*, tournament: Tournament, **options: Any) -> Tournament:
+    """Change a tournament's options before the draw. The entry fee stays as it is once
+    anyone has entered (their fees are in the books)."""
+    locked = _lock(tournament)
+    _editable(locked)
+    unknown = set(options) - set(OPTION_FIELDS)
+    if unknown:
+        raise Invalid(_("Unknown options: %(names)s.") % {"names": ", ".join(sorted(unknown))})
+    if (
+        "entry_fee" in options
+        and Decimal(options["entry_fee"]) != locked.entry_fee
+        and locked.entries.exists()
+    ):
+        raise Conflict(_("Players have entered: the entry fee cannot change now."))
+    for name, value in options.items():
+        setattr(locked, name, value)
+    tournament_check(tournament=locked)
+    _save(locked, *options)
+    return locked
+
+
+@db_transaction.atomic
+def tournament_open(*, tournament: Tournament) -> Tournament:
+    """Open registration: players may enter themselves."""
+    locked = _lock(tournament)
+    if locked.status != Tournament.Status.DRAFT:
+        raise Conflict(
+            _("Registration for %(name)s is not in the draft: it is %(status)s.")
+            % {"name": locked.name, "status": locked.get_status_display()}
+        )
+    locked.status = Tournament.Status.OPEN
+    _save(locked, "status")
+    return locked
+
+
+# Entries ------------------------------------------------------------------------------
+
+
+def _seed_check(tournament: Tournament, seed: int | None, entry: Entry | None = None) -> None:
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 1:
+        raise Invalid(_("A seed is a whole number from 1."))
+    taken = tournament.entries.filter(seed=seed)
+    if entry is not None:
+        taken = taken.exclude(pk=entry.pk)
+    if taken.exists():
+        raise Conflict(
+            _("Seed %(seed)s is %(player)s's already.")
+            % {"seed": seed, "player": taken.get().player}
+        )
+
+
+@db_transaction.atomic
+def entry_add(
+    *, tournament: Tournament, player: Player, recorded_by: User | None, seed: int | None = None
+) -> Entry:
+    """Enter a player (before the draw, once each); the entry fee is posted to the books,
+    player to prize pool, with the tournament as its source."""
+    locked = _lock(tournament)
+    _editable(locked)
+    if locked.entries.filter(player=player).exists():
+        raise Conflict(
+            _("%(player)s has entered %(name)s already.") % {"player": player, "name": locked.name}
+        )
+    _seed_check(locked, seed)
+    entry = Entry.objects.create(tournament=locked, player=player, seed=seed)
+    if locked.entry_fee > 0:
+        entry.fee_transaction = _post_fee(locked, player, locked.entry_fee, recorded_by)
+        entry.save(update_fields=["fee_transaction"])
+    _save(locked)
+    return entry
+
+
+def _post_fee(
+    tournament: Tournament, player: Player, amount: Decimal, recorded_by: User | None
+) -> Transaction:
+    """Move ``amount`` from the player to the prize pool (a refund is a negative amount)."""
+    memo = (_("Entry fee: %(name)s") if amount > 0 else _("Entry fee refunded: %(name)s")) % {
+        "name": tournament.name
+    }
+    return club_services.ledger_post(
+        legs=[
+            LegSpec(account=club_services.account_open_for_player(player=player), amount=-amount),
+            LegSpec(
+                account=club_services.club_account_open(kind=Account.Kind.PRIZE_POOL),
+                amount=amount,
+            ),
+        ],
+        memo=memo[: club_services.MEMO_LENGTH],
+        kind=SourceKind.TOURNAMENT,
+        source=tournament,
+        recorded_by=recorded_by,
+    )
+
+
+@db_transaction.atomic
+def entry_withdraw(*, entry: Entry, recorded_by: User | None) -> None:
+    """Take an entry back before the draw; a fee paid is refunded (prize pool to player)."""
+    locked = _lock(entry.tournament)
+    _editable(locked)
+    row = Entry.objects.filter(pk=entry.pk, tournament=locked).first()
+    if row is None:
+        raise Conflict(_("That entry has been withdrawn already."))
+    if row.fee_transaction_id is not None:
+        _post_fee(locked, row.player, -locked.entry_fee, recorded_by)
+    row.delete()
+    _save(locked)
+
+
+@db_transaction.atomic
+def entry_seed_set(*, entry: Entry, seed: int | None) -> Entry:
+    """Seed an entry by hand (``None``: not seeded by hand), before the draw."""
+    locked = _lock(entry.tournament)
+    _editable(locked)
+    row = Entry.objects.get(pk=entry.pk, tournament=locked)
+    _seed_check(locked, seed, row)
+    row.seed = seed
+    row.save(update_fields=["seed"])
+    _save(locked)
+    return row
+
+
+# The draw and the rounds --------------------------------------------------------------
+
+
+@db_transaction.atomic
+def tournament_start(*, tournament: Tournament) -> Tournament:
+    """Close registration, draw (by the seeding method, a random draw from the published
+    seed) and start round 1."""
+    locked = _lock(tournament)
+    if locked.status not in EDITABLE:
+        raise Conflict(_("%(name)s has been drawn already.") % {"name": locked.name})
+    entries = list(locked.entries.select_related("player").order_by("id"))
+    if locked.seeding == Tournament.Seeding.MANUAL and any(e.seed is None for e in entries):
+        raise Invalid(_("Seeding by hand: give every entry a seed (1, 2, 3...) first."))
+    try:
+        state = formats.Tournament(
+            format=format_options(tournament=locked),
+            entries=tuple(
+                formats.Entry(str(entry.pk), rating=entry.player.rating, seed=entry.seed)
+                for entry in entries
+            ),
+        )
+        state = state.draw(rng=random.Random(locked.draw_seed)).start_round()
+    except formats.TournamentError as error:
+        raise _refusal(error) from None
+    for entry in entries:
+        entry.rating = entry.player.rating
+    Entry.objects.bulk_update(entries, ["rating"])
+    locked.status = Tournament.Status.RUNNING
+    locked.started_at = timezone.now()
+    _store(locked, state)
+    _save(locked, "status", "started_at", "state")
+    return locked
+
+
+def _store(tournament: Tournament, state: formats.Tournament) -> None:
+    """Keep the state and give its newest round, if it has no rows yet, its rows."""
+    tournament.state = state.to_dict()
+    current = state.current_round
+    if current is None or tournament.rounds.filter(number=current.number).exists():
+        return
+    played = Round.objects.create(
+        tournament=tournament,
+        number=current.number,
+        length=tournament.length_of_round(current.number),
+    )
+    now = timezone.now()
+    Pairing.objects.bulk_create(
+        Pairing(
+            round=played,
+            key=pairing.id,
+            bracket=pairing.bracket.value,
+            position=pairing.position,
+            first_id=int(pairing.players[0]),
+            second_id=int(pairing.players[1]) if len(pairing.players) == 2 else None,
+            winner_id=int(pairing.winner) if pairing.winner is not None else None,
+            source=Pairing.Source.BYE if pairing.bye else "",
+            decided_at=now if pairing.bye else None,
+        )
+        for pairing in current.pairings
+    )
+
+
+@db_transaction.atomic
+def pairing_result_record(
+    *,
+    pairing: Pairing,
+    winner: Entry,
+    recorded_by: User | None,
+    match: models.Model | None = None,
+) -> Pairing:
+    """Record who won a pairing and move the tournament on.
+
+    Over the board (``match`` None): the result is recorded with
+    ``club.services.match_result_record`` (the pairing as its source, the round's
+    length, rated if the tournament is), so ratings move at once. Online: ``match`` is
+    the pairing's server match (``pairing.match_id``), whose own result is linked (or
+    recorded with the match as its source if the match has not recorded it). This is the
+    hook the matches app calls when a tournament match ends.
+
+    Once every pairing of the round has a result, the next round is drawn and started.
+    A second result for the same pairing is refused (``Conflict``), so a repeated
+    request counts once.
+    """
+    locked = _lock(pairing.round.tournament)
+    row = Pairing.objects.select_related("first__player", "second__player", "round").get(
+        pk=pairing.pk
+    )
+    if locked.status != Tournament.Status.RUNNING:
+        raise Conflict(_("%(name)s is not running.") % {"name": locked.name})
+    if row.bye:
+        raise Conflict(_("%(pairing)s is a bye: it has no result to enter.") % {"pairing": row})
+    if row.winner_id is not None:
+        raise Conflict(
+            _("%(pairing)s has its result already: %(winner)s won.")
+            % {"pairing": row, "winner": row.winner}
+        )
+    if winner.pk not in (row.first_id, row.second_id):
+        raise Invalid(
+            _("%(player)s does not play in %(pairing)s.") % {"player": winner, "pairing": row}
+        )
+    if match is not None and match.pk != row.match_id:
+        raise Invalid(_("That match is not this pairing's."))
+    loser = row.second if winner.pk == row.first_id else row.first
+    assert loser is not None  # not a bye
+    state = state_of(locked).record_result(row.key, str(winner.pk))
+    row.result = _result(locked, row, winner, loser, match, recorded_by)
+    row.winner = winner
+    row.source = Pairing.Source.OVER_THE_BOARD if match is None else Pairing.Source.ONLINE
+    row.decided_at = timezone.now()
+    row.save(update_fields=["result", "winner", "source", "decided_at"])
+    if state.next_round_ready:
+        state = state.start_round()
+    _store(locked, state)
+    _save(locked, "state")
+    return row
+
+
+def _result(
+    tournament: Tournament,
+    pairing: Pairing,
+    winner: Entry,
+    loser: Entry,
+    match: models.Model | None,
+    recorded_by: User | None,
+) -> MatchResult:
+    """The rated (or not) result of a pairing: recorded now, or the online match's own."""
+    if match is not None:
+        found = MatchResult.objects.filter(
+            source_type=ContentType.objects.get_for_model(match), source_id=match.pk
+        ).first()
+        if found is not None:
+            if (found.winner_id, found.loser_id) != (winner.player_id, loser.player_id):
+                raise Invalid(_("The match's result names another winner."))
+            return found
+    return club_services.match_result_record(
+        winner=winner.player,
+        loser=loser.player,
+        length=pairing.round.length,
+        rated=tournament.rated,
+        source=match or pairing,
+        recorded_by=recorded_by,
+    )
+
+
+# Payouts ------------------------------------------------------------------------------
+
+
+@db_transaction.atomic
+def tournament_finish(*, tournament: Tournament, recorded_by: User | None) -> Tournament:
+    """Pay out a complete tournament: one balanced transaction takes the fees collected
+    out of the prize pool, the house cut to the club's fees, the rest to the places by
+    the payout table, to the cent; the tournament's prize pool is then exactly zero."""
+    locked = _lock(tournament)
+    if locked.status != Tournament.Status.RUNNING:
+        raise Conflict(
+            _("%(name)s cannot be paid out: it is %(status)s.")
+            % {"name": locked.name, "status": locked.get_status_display()}
+        )
+    state = state_of(locked)
+    if not state.complete:
+        waiting = locked.rounds.filter(pairings__winner__isnull=True).count()
+        raise Conflict(
+            _("%(name)s is not over: %(count)s pairings are waiting for their result.")
+            % {"name": locked.name, "count": waiting}
+        )
+    paid = [entry for entry in locked.entries.select_related("player") if entry.fee_transaction_id]
+    pool = formats.prize_pool(
+        entry_fee=locked.entry_fee,
+        entries=len(paid),
+        house_cut_percent=locked.house_cut_percent,
+    )
+    if tournament_pool_balance(tournament=locked) != pool.collected:
+        raise Conflict(_("The prize pool's books do not match the fees: see the ledger."))
+    try:
+        lines = formats.payouts(
+            pool=pool.pool,
+            table=formats.PayoutTable.from_dict(locked.payout_table),
+            places=state.final_places(),
+        )
+    except (formats.InvalidPayoutTable, formats.InvalidAmount) as error:
+        raise Invalid(_("The payout table does not fit: %(reason)s.") % {"reason": error}) from None
+    if pool.collected:
+        locked.payout_transaction = _post_payouts(locked, pool, lines, recorded_by)
+    locked.status = Tournament.Status.FINISHED
+    locked.finished_at = timezone.now()
+    _save(locked, "status", "finished_at", "payout_transaction")
+    return locked
+
+
+def _post_payouts(
+    tournament: Tournament,
+    pool: formats.PrizePool,
+    lines: tuple[formats.Payout, ...],
+    recorded_by: User | None,
+) -> Transaction:
+    won: dict[int, Decimal] = defaultdict(Decimal)
+    for line in lines:
+        won[int(line.entry)] += line.amount
+    entries = Entry.objects.select_related("player").in_bulk(list(won))
+    legs = [
+        LegSpec(
+            account=club_services.club_account_open(kind=Account.Kind.PRIZE_POOL),
+            amount=-pool.collected,
+        )
+    ]
+    if pool.house_cut:
+        legs.append(
+            LegSpec(
+                account=club_services.club_account_open(kind=Account.Kind.FEES),
+                amount=pool.house_cut,
+            )
+        )
+    legs += [
+        LegSpec(
+            account=club_services.account_open_for_player(player=entries[entry_id].player),
+            amount=amount,
+        )
+        for entry_id, amount in sorted(won.items())
+    ]
+    return club_services.ledger_post(
+        legs=legs,
+        memo=(_("Prizes: %(name)s") % {"name": tournament.name})[: club_services.MEMO_LENGTH],
+        kind=SourceKind.PRIZE,
+        source=tournament,
+        recorded_by=recorded_by,
+    )

@@ -13,7 +13,7 @@ from django.test import Client
 
 from backgammon import dice as core_dice
 from matches import selectors, services
-from matches.models import Table
+from matches.models import Match, Table
 from tests.matches.conftest import act, game_of, on_turn, play_out, start
 
 pytestmark = pytest.mark.django_db
@@ -98,3 +98,14 @@ def test_the_server_seed_appears_nowhere_before_the_end(alice, bob, staff, caplo
     seen += [record.getMessage() for record in caplog.records]
     assert not any(seed in text for text in seen)
     assert not any(bytes(match.server_seed).hex().upper() in text for text in seen)
+
+
+def test_the_demo_club_has_a_finished_match_and_one_in_play(settings):
+    settings.DEBUG = True
+    call_command("load_demo", stdout=io.StringIO())
+    call_command("load_demo", stdout=io.StringIO())  # the second time adds nothing
+    assert list(Match.objects.order_by("id").values_list("status", flat=True)) == [
+        "finished",
+        "playing",
+    ]
+    assert selectors.tables_check() == []

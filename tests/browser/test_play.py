@@ -123,3 +123,63 @@ def test_the_board_fits_and_scales_on_the_device(open_board, people, device):
     assert board["width"] >= min(width - 40, 600)  # it takes the room there is
     viewport = DEVICES[device]["viewport"]
     assert board["height"] <= viewport["height"]
+
+
+def state_of(page):
+    return page.evaluate("() => JSON.parse(document.getElementById('table-state').textContent)")
+
+
+def acted(page, before):
+    """Wait until ``page`` (the one that acted) shows a version past ``before``."""
+    page.wait_for_function(f"() => ({VERSION})() > {before}", timeout=10_000)
+    return state_of(page)["version"]
+
+
+def test_two_players_roll_and_move_by_tapping_and_typing_each_seen_by_the_others(
+    open_board, people, shoot
+):
+    alice, bob = people["alice"], people["bob"]
+    match = start(alice, bob)
+    first = on_turn(match, alice, bob)
+    second = bob if first == alice else alice
+    pages = {name: open_board(name, match) for name in (first.username, second.username, "carol")}
+    mover, other, watcher = pages[first.username], pages[second.username], pages["carol"]
+
+    # The opening roll, played checker by checker: tap a checker, tap where it goes.
+    while not mover.get_by_role("button", name="Confirm the play").is_visible():
+        state = state_of(mover)
+        origin, landings = next(iter(state["steps"].items()))
+        mover.locator(f'svg.board [data-point="{origin}"]').click()
+        mover.locator(f'svg.board [data-point="{next(iter(landings))}"]').click()
+        acted(mover, state["version"])
+    assert mover.locator(".pending").is_visible()
+    before = state_of(mover)["version"]
+    mover.get_by_role("button", name="Confirm the play").click()
+    version = acted(mover, before)
+    assert seen_within([other, watcher], version, 1.0) < 1.0
+    assert state_of(other)["my_turn"] and state_of(other)["phase"] == "roll"
+
+    # The other side rolls, then types its play in the notation box.
+    other.get_by_role("button", name="Roll").click()
+    version = acted(other, version)
+    assert seen_within([mover, watcher], version, 1.0) < 1.0
+    assert other.locator("svg.board .die").count() in (2, 4)
+    play = other.locator("#legal-plays option").first.get_attribute("value")
+    other.get_by_label("Play", exact=True).fill(play)
+    other.get_by_role("button", name="Play it").click()
+    version = acted(other, version)
+    assert seen_within([mover, watcher], version, 1.0) < 1.0
+    assert state_of(mover)["my_turn"] and not state_of(watcher)["my_turn"]
+    shoot(other, "play-after-two-turns")
+
+
+def test_a_refused_action_says_why_and_changes_nothing(open_board, people):
+    alice, bob = people["alice"], people["bob"]
+    match = start(alice, bob)
+    page = open_board(on_turn(match, alice, bob).username, match)
+    before = state_of(page)["version"]
+    page.get_by_label("Play", exact=True).fill("24/1")
+    page.get_by_role("button", name="Play it").click()
+    page.locator("#play-error").wait_for(state="visible")
+    assert page.locator("#play-error").inner_text()
+    assert state_of(page)["version"] == before

@@ -125,7 +125,13 @@ def club(make_player):
     services.payment_record(
         payer=bob, payee="club", amount=Decimal("5.00"), recorded_by=director.user
     )
-    return {"alice": alice.pk, "transaction": night.pk}
+    # A match in play (the lobby lists it, the board page draws it) and an open challenge.
+    from matches import services as matches
+
+    match = matches.match_create(creator=alice, opponent=bob, length=5, clock="standard")
+    match = matches.match_accept(match=match, player=bob)
+    matches.match_create(creator=carol, opponent=None, length=7)
+    return {"alice": alice.pk, "transaction": night.pk, "match": match.pk}
 
 
 # (screenshot name, path, who is logged in, what must be on screen)
@@ -141,7 +147,10 @@ PAGES = [
     ("ledger-staff", "/ledger/", "director", [".staff-links"]),
     ("trial-balance", "/ledger/trial-balance/", "director", ["table.trial-balance tfoot"]),
     ("settle-up", "/ledger/settle-up/", "director", ["table.settle-up button"]),
-    ("play", "/play/", "alice", ["h1"]),
+    ("play", "/play/", "alice", ["h1", "#live table", "#challenges button"]),
+    ("play-board", "/play/{match}/", "alice", ["svg.board", ".scoreboard .clock"]),
+    ("play-watch", "/play/{match}/", "carol", ["svg.board", ".watching"]),
+    ("play-settings", "/play/settings/", "alice", ["form.play-settings button"]),
     ("chouettes", "/chouettes/", "alice", ["h1"]),
     ("tournaments", "/tournaments/", "alice", ["h1"]),
 ]
@@ -169,7 +178,8 @@ def _open(page, club, path, user):
         log_in(page, user)
     response = page.goto(path.format(**club))
     assert response.status == 200
-    page.wait_for_load_state("networkidle")
+    # A board keeps a request open on the live channel (docs/live.md): never idle.
+    page.wait_for_load_state("load" if path == "/play/{match}/" else "networkidle")
 
 
 @pytest.mark.parametrize(("name", "path", "user", "content"), PAGES, ids=[p[0] for p in PAGES])

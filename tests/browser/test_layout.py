@@ -131,7 +131,34 @@ def club(make_player):
     match = matches.match_create(creator=alice, opponent=bob, length=5, clock="standard")
     match = matches.match_accept(match=match, player=bob)
     matches.match_create(creator=carol, opponent=None, length=7)
-    return {"alice": alice.pk, "transaction": night.pk, "match": match.pk}
+    return {
+        "alice": alice.pk,
+        "transaction": night.pk,
+        "match": match.pk,
+        "chouette": _chouette(alice, bob, carol),
+    }
+
+
+def _chouette(*players):
+    """A recorded chouette of three with two games (the box wins, then the team)."""
+    from chouette import selectors, services
+
+    chouette = services.chouette_create(
+        players=players, order=players, stake=Decimal("2.00"), recorded_by=players[0].user
+    )
+    for winner in ("box", "team"):
+        chouette.refresh_from_db()
+        line = selectors.chouette_seating(chouette=chouette).line
+        services.chouette_game_record(
+            chouette=chouette,
+            record={
+                "winner": winner,
+                "result": "gammon",
+                "members": [{"player": name, "stake": 2, "outcome": "played"} for name in line],
+            },
+            recorded_by=players[0].user,
+        )
+    return chouette.pk
 
 
 # (screenshot name, path, who is logged in, what must be on screen)
@@ -151,7 +178,9 @@ PAGES = [
     ("play-board", "/play/{match}/", "alice", ["svg.board", ".scoreboard .clock"]),
     ("play-watch", "/play/{match}/", "carol", ["svg.board", ".watching"]),
     ("play-settings", "/play/settings/", "alice", ["form.play-settings button"]),
-    ("chouettes", "/chouettes/", "alice", ["h1"]),
+    ("chouettes", "/chouettes/", "alice", ["h1", "form.open-chouette button"]),
+    ("chouette-table", "/chouettes/{chouette}/", "alice", ["section.seats", "table.scores"]),
+    ("chouette-record", "/chouettes/{chouette}/record/", "alice", ["form.record-game button"]),
     ("tournaments", "/tournaments/", "alice", ["h1"]),
 ]
 # Pages drawn by Django's admin and by Swagger UI: their own layout, checked for fit.
@@ -178,8 +207,12 @@ def _open(page, club, path, user):
         log_in(page, user)
     response = page.goto(path.format(**club))
     assert response.status == 200
-    # A board keeps a request open on the live channel (docs/live.md): never idle.
-    page.wait_for_load_state("load" if path == "/play/{match}/" else "networkidle")
+    if page.locator("[data-live-topic]").count():
+        # A live page always holds one request open (the live channel): the network is
+        # never idle, so wait for the page itself.
+        page.wait_for_load_state("load")
+    else:
+        page.wait_for_load_state("networkidle")
 
 
 @pytest.mark.parametrize(("name", "path", "user", "content"), PAGES, ids=[p[0] for p in PAGES])

@@ -19,15 +19,6 @@ from tests.matches.test_pages import table_state
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def logged_in(client):
-    def as_player(player):
-        client.force_login(player.user)
-        return client
-
-    return as_player
-
-
 def tavli_game(rules, text: str | None = None) -> Game:
     game = Game.start(GameOptions(variant=Variants.by_name(rules.name)), Opening.winner_starts(0))
     if text is not None:

@@ -137,7 +137,8 @@ class MatchCreateInput(InputSerializer):
     rated = serializers.BooleanField(
         required=False,
         help_text=gettext_lazy(
-            "Default: true for a match, false for a money session (which is never rated)."
+            "Default: true for a match, false for a money session (which is never rated) "
+            "and for the tavli games (FIBS ratings are for backgammon)."
         ),
     )
     clock = ClockField(required=False, default="none")
@@ -490,7 +491,13 @@ class MatchCreateView(APIView):
             creator=_player(member(request.user)),
             opponent=None if opponent is None else club_selectors.player_get(username=opponent),
             length=values["length"],
-            rated=values.get("rated", values["length"] > 0),
+            rated=values.get(
+                "rated",
+                values["length"] > 0
+                and not services.plays_tavli(
+                    options=values.get("options"), tavli=values.get("tavli")
+                ),
+            ),
             clock=values["clock"],
             stake=values.get("stake"),
             options=values.get("options"),

@@ -120,10 +120,13 @@ def _options(options: Mapping[str, Any] | None, *, length: int) -> GameOptions:
         raise Invalid(
             _("The Jacoby rule, beavers and automatic doubles are for money sessions (P3).")
         )
-    if Variants.by_name(variant).rules is not None and any(
-        flags[name] if name in flags else numbers[name] for name in CUBE_OPTIONS
-    ):
-        raise Invalid(_("The tavli games have no cube (TV1): no Jacoby rule, beavers or doubles."))
+    if Variants.by_name(variant).rules is not None:
+        if any(flags[name] if name in flags else numbers[name] for name in CUBE_OPTIONS):
+            raise Invalid(
+                _("The tavli games have no cube (TV1): no Jacoby rule, beavers or doubles.")
+            )
+        if numbers["backgammon_value"] != 3:
+            raise Invalid(_("The tavli games have no backgammons (TV4): give no backgammon_value."))
     try:
         return GameOptions(variant=Variants.by_name(variant), **flags, **numbers)
     except ValueError as exc:
@@ -140,12 +143,21 @@ def _state(options: Mapping[str, Any] | None, *, length: int, tavli: str | None)
             _("A tavli match is played in the %(orders)s order.")
             % {"orders": " or ".join(TAVLI_ORDERS)}
         )
-    if options and "variant" in options:
+    given = dict(options or {})
+    if "variant" in given:
         raise Invalid(_("A tavli match plays its games in turn (TM1): give no variant with it."))
-    game_options = _options(options, length=length)
-    if game_options.backgammon_value != 3:
-        raise Invalid(_("The tavli games have no backgammons (TV4): give no backgammon_value."))
-    return MatchState.tavli_match(tavli, length, game_options)
+    return MatchState.tavli_match(
+        tavli, length, _options({"variant": "portes", **given}, length=length)
+    )
+
+
+def plays_tavli(*, options: Mapping[str, Any] | None, tavli: str | None) -> bool:
+    """A match of the tavli games: a tavli match, or one tavli game alone (unrated: FIBS
+    ratings are for backgammon)."""
+    variant = (options or {}).get("variant", "standard")
+    return tavli is not None or (
+        variant in VARIANTS and Variants.by_name(variant).rules is not None
+    )
 
 
 def _seed(seed: str) -> str:

@@ -83,7 +83,8 @@ def test_a_single_tavli_game_is_a_match_of_its_own(alice, bob, variant):
         ),
         ({"options": {"variant": "chess"}}, "variant"),
         ({"tavli": "greek", "rated": True}, "FIBS"),
-        ({"options": {"variant": "plakoto"}}, "FIBS"),  # rated unless said: refused
+        ({"options": {"variant": "plakoto"}, "rated": True}, "FIBS"),
+        ({"options": {"variant": "fevga", "backgammon_value": 2}}, "TV4"),
     ],
 )
 def test_an_unknown_or_inconsistent_tavli_match_is_refused(alice, bob, body, detail):
@@ -96,6 +97,13 @@ def test_an_unknown_or_inconsistent_tavli_match_is_refused(alice, bob, body, det
     assert set(response.json()) >= {"error", "detail"}
     assert detail in str(response.json())
     assert not Match.objects.exists()
+
+
+def test_a_tavli_match_is_unrated_unless_asked_and_then_refused(alice, bob):
+    created = client_for(alice.user).post(
+        "/api/matches/", {"opponent": "bob", "length": 3, "tavli": "bulgarian"}, format="json"
+    )
+    assert ok(created, 201)["rated"] is False
 
 
 def test_every_game_is_offered():

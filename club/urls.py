@@ -11,6 +11,8 @@ from club.api_base import Operations
 from club.api_errors import api_not_found
 from club.names import IdConverter, UsernameConverter
 from matches import views as matches_views
+from tournaments import api as tournaments_api
+from tournaments import views as tournaments_views
 
 # Every app's paths name rows by <id:...> and players by <username:...>.
 register_converter(IdConverter, "id")
@@ -36,6 +38,12 @@ api_patterns = [
     path("ledger/payments/", api.PaymentCreateView.as_view(), name="api-ledger-payments"),
     path("ledger/trial-balance/", api.TrialBalanceView.as_view(), name="api-ledger-trial-balance"),
     path("ledger/settle-up/", api.SettleUpView.as_view(), name="api-ledger-settle-up"),
+    path("tournaments/", tournaments_api.TournamentListView.as_view(), name="api-tournaments"),
+    path(
+        "tournaments/<id:pk>/",
+        tournaments_api.TournamentDetailView.as_view(),
+        name="api-tournament",
+    ),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]
@@ -56,7 +64,8 @@ urlpatterns = [
     path("ledger/trial-balance/", views.trial_balance, name="ledger-trial-balance"),
     path("ledger/settle-up/", views.settle_up, name="ledger-settle-up"),
     path("play/", matches_views.play, name="play"),
-    path("tournaments/", matches_views.tournaments, name="tournaments"),
+    path("tournaments/", tournaments_views.tournaments, name="tournaments"),
+    path("tournaments/<id:pk>/", tournaments_views.tournament, name="tournament"),
     path("chouettes/", chouette_views.chouettes, name="chouettes"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -1,4 +1,4 @@
-"""Match and tournament pages."""
+"""Match pages."""
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -6,7 +6,3 @@ from django.shortcuts import render
 
 def play(request: HttpRequest) -> HttpResponse:
     return render(request, "matches/play.html")
-
-
-def tournaments(request: HttpRequest) -> HttpResponse:
-    return render(request, "matches/tournaments.html")

@@ -28,6 +28,7 @@ from club.parties import CLUB
 from club.services import LegSpec
 from club.wsgi import application
 from tests.factories import token_for
+from tournaments import services as tournament_services
 
 CONFIG = schemathesis.Config.from_path(Path(__file__).with_name("schemathesis.toml"))
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application, config=CONFIG)
@@ -77,8 +78,15 @@ def in_process_requests():
 @pytest.fixture
 def club_with_books(make_player, staff):
     """The players the schema's examples name (alice and bob, password as in the token
-    example), a rated result, a payment, and a balance no single leg could hold."""
+    example), a rated result, a payment, a balance no single leg could hold, and a
+    tournament being played."""
     alice, bob = make_player("alice"), make_player("bob")
+    tournament = tournament_services.tournament_create(
+        created_by=staff.user, name="Club night", format="round_robin"
+    )
+    for player in (alice, bob):
+        tournament_services.entry_add(tournament=tournament, player=player, recorded_by=None)
+    tournament_services.tournament_start(tournament=tournament)
     services.match_result_record(winner=alice, loser=bob, length=5, recorded_by=staff.user)
     services.payment_record(
         payer=alice, payee=CLUB, amount=Decimal("12.50"), recorded_by=staff.user

@@ -31,6 +31,15 @@ def default_payout_table() -> dict[str, Any]:
     return {"unit": "percent", "places": {"main": {"1": "70", "2": "30"}}}
 
 
+class FormatChoice(models.TextChoices):
+    """The formats, by the names ``tournaments.formats.Format`` and the API give them."""
+
+    SINGLE_ELIMINATION = Format.SINGLE_ELIMINATION.value, _("single elimination")
+    DOUBLE_ELIMINATION = Format.DOUBLE_ELIMINATION.value, _("double elimination")
+    SWISS = Format.SWISS.value, _("Swiss")
+    ROUND_ROBIN = Format.ROUND_ROBIN.value, _("round robin")
+
+
 class Tournament(models.Model):
     """One tournament, from its options to its payouts."""
 
@@ -46,16 +55,7 @@ class Tournament(models.Model):
         MANUAL = "manual", _("by hand")
 
     name = models.CharField(_("name"), max_length=120)
-    format = models.CharField(
-        _("format"),
-        max_length=30,
-        choices=[
-            (Format.SINGLE_ELIMINATION.value, _("single elimination")),
-            (Format.DOUBLE_ELIMINATION.value, _("double elimination")),
-            (Format.SWISS.value, _("Swiss")),
-            (Format.ROUND_ROBIN.value, _("round robin")),
-        ],
-    )
+    format = models.CharField(_("format"), max_length=30, choices=FormatChoice.choices)
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT, db_index=True
     )

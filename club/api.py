@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from club import money, selectors, services
+from club import live, money, selectors, services
 from club.api_base import (
     InputSerializer,
     MoneyField,
@@ -459,3 +459,55 @@ class LeaderboardView(generics.ListAPIView[Player]):
 
     def get_queryset(self) -> QuerySet[Player]:
         return selectors.leaderboard()
+
+
+# The live channel ---------------------------------------------------------------------
+
+
+class LiveQuery(serializers.Serializer[dict[str, Any]]):
+    topic = serializers.CharField(
+        max_length=100,
+        help_text=gettext_lazy('What to watch: a match\'s "topic", like "table:12".'),
+    )
+    since = serializers.IntegerField(
+        min_value=0,
+        required=False,
+        help_text=gettext_lazy(
+            "The version the client has: the answer waits until the topic moves past it. "
+            "Left out: the current version at once."
+        ),
+    )
+    wait = serializers.FloatField(
+        min_value=0,
+        max_value=live.MAX_WAIT,
+        default=live.MAX_WAIT,
+        help_text=gettext_lazy("The most seconds to wait for a newer version."),
+    )
+
+
+class LiveOutput(serializers.Serializer[dict[str, Any]]):
+    topic = serializers.CharField()
+    version = serializers.IntegerField(
+        help_text=gettext_lazy("The topic's version now: past since if it moved, else since.")
+    )
+
+
+class LiveView(APIView):
+    """Wait until a topic (a match's table...) moves past the version the client has
+    (long polling: docs/live.md). A client that was away gets the current version at
+    once and fetches the state again."""
+
+    raises = (NotFound, Forbidden)
+
+    @extend_schema(parameters=[LiveQuery], responses={200: LiveOutput})
+    def get(self, request: Request) -> Response:
+        query = LiveQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        topic = query.validated_data["topic"]
+        version = live.live_wait(
+            topic=topic,
+            since=query.validated_data.get("since"),
+            wait=query.validated_data["wait"],
+            user=request.user,
+        )
+        return Response(LiveOutput({"topic": topic, "version": version}).data)

@@ -44,6 +44,7 @@ api_patterns = [
         tournaments_api.TournamentDetailView.as_view(),
         name="api-tournament",
     ),
+    path("live/", api.LiveView.as_view(), name="api-live"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -21,8 +21,9 @@ def service_commands(bind: str) -> dict[str, list[str]]:
     python = sys.executable
     return {
         "web": [
+            # Threads, not processes, hold the live channel's waiting requests (docs/live.md).
             python, "-m", "gunicorn", "club.wsgi", "--bind", bind, "--workers", "2",
-            "--threads", "4",
+            "--worker-class", "gthread", "--threads", "64",
         ],
         "worker": [
             python, "-m", "celery", "-A", "club", "worker", "--loglevel", "INFO",

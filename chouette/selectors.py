@@ -1,0 +1,152 @@
+"""Every read of a chouette that is more than a ``get``: keyword-only, named for what
+they read. The seating and the money come from ``backgammon.chouette``: the tables
+keep player ids, the arithmetic names players by username."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.db.models import Q, QuerySet, Sum
+from django.utils.translation import gettext as _
+
+from backgammon.chouette import BoxKeeps, ChouetteOptions, Seating, Tally
+from chouette.models import Chouette, ChouetteGame, GamePoints, Membership
+from club.errors import NotFound
+from club.models import Player
+
+
+def chouette_get(*, pk: int) -> Chouette:
+    """The chouette with that id, or ``NotFound``."""
+    try:
+        return Chouette.objects.select_related("recorded_by").get(pk=pk)
+    except Chouette.DoesNotExist:
+        raise NotFound(_("There is no chouette #%(id)s.") % {"id": pk}) from None
+
+
+def chouette_list(*, status: str = "", player: str = "") -> QuerySet[Chouette]:
+    """Chouettes, newest first; ``status`` open or closed, ``player`` a username of anyone
+    who sat at the table (empty: no filter)."""
+    chouettes = Chouette.objects.all()
+    if status:
+        chouettes = chouettes.filter(status=status)
+    if player:
+        chouettes = chouettes.filter(memberships__player__user__username=player).distinct()
+    return chouettes.order_by("-id")
+
+
+def chouette_options(*, chouette: Chouette) -> ChouetteOptions:
+    """The options the arithmetic reads (H3, H6, H11, H12)."""
+    return ChouetteOptions(
+        jacoby=chouette.jacoby,
+        box_keeps=BoxKeeps(chouette.box_keeps),
+        partner_from=chouette.partner_from,
+    )
+
+
+def chouette_names(*, chouette: Chouette) -> dict[int, str]:
+    """Every player who ever sat at the table: player id to username."""
+    players = Player.objects.filter(chouette_memberships__chouette=chouette).select_related("user")
+    return {player.pk: player.username for player in players}
+
+
+def chouette_seating(*, chouette: Chouette, names: Mapping[int, str] | None = None) -> Seating:
+    """The seating between games, as the arithmetic holds it."""
+    names = chouette_names(chouette=chouette) if names is None else names
+    seats = [names[pk] for pk in chouette.seats]
+    return Seating(
+        box=seats[0], waiting=tuple(seats[1:]), options=chouette_options(chouette=chouette)
+    )
+
+
+def chouette_seated(*, chouette: Chouette) -> QuerySet[Player]:
+    """The players seated now."""
+    return Player.objects.filter(pk__in=chouette.seats).select_related("user")
+
+
+def chouette_games_played(*, chouette: Chouette) -> int:
+    """API.md's ``games``: the games in effect (recorded, not undone)."""
+    return (
+        chouette.game_rows.filter(undoes__isnull=True, undone_by__isnull=True).values("pk").count()
+    )
+
+
+def chouette_rows(*, chouette: Chouette) -> int:
+    """How many game rows the session has (games and their reversals)."""
+    return chouette.game_rows.values("pk").count()
+
+
+def chouette_game_list(*, chouette: Chouette) -> QuerySet[ChouetteGame]:
+    """Every game row, oldest first, with its points and whether it was undone."""
+    return (
+        chouette.game_rows.select_related("undoes", "undone_by")
+        .prefetch_related("points__player__user")
+        .order_by("number")
+    )
+
+
+def chouette_last_game(*, chouette: Chouette) -> ChouetteGame | None:
+    """The last game in effect: the one an undo takes back."""
+    return (
+        chouette.game_rows.filter(undoes__isnull=True, undone_by__isnull=True)
+        .order_by("-number")
+        .first()
+    )
+
+
+def chouette_scores(
+    *, chouette: Chouette, names: Mapping[int, str] | None = None
+) -> dict[str, int]:
+    """Each seated player's points over the session, in seating order (API.md's
+    ``scores``); the sums of the points rows, undone games cancelled by their reversals."""
+    names = chouette_names(chouette=chouette) if names is None else names
+    totals = dict(
+        GamePoints.objects.filter(game__chouette=chouette)
+        .values_list("player")
+        .annotate(total=Sum("points"))
+        .values_list("player", "total")
+    )
+    return {names[pk]: totals.get(pk, 0) for pk in chouette.seats}
+
+
+def membership_changes_since(*, chouette: Chouette, row: int) -> QuerySet[Membership]:
+    """The joins and leaves made after the session had ``row`` game rows."""
+    return chouette.memberships.filter(Q(joined_after__gte=row) | Q(left_after__gte=row))
+
+
+def chouette_tally(*, chouette: Chouette, names: Mapping[int, str] | None = None) -> Tally:
+    """The points still unsettled between each pair of players (H13, H14): the session
+    replayed in order, every game row's points added and every leaver's share settled
+    where they left."""
+    names = chouette_names(chouette=chouette) if names is None else names
+    leaves = list(
+        chouette.memberships.filter(left_after__isnull=False)
+        .select_related("player__user")
+        .order_by("left_after", "id")
+    )
+    tally = Tally()
+
+    def settle_leaves_until(row: int) -> None:
+        nonlocal tally
+        while leaves and leaves[0].left_after is not None and leaves[0].left_after < row:
+            _amounts, tally = tally.settle_leaver(leaves.pop(0).player.username, chouette.stake)
+
+    for game in chouette_game_list(chouette=chouette):
+        settle_leaves_until(game.number)
+        # A reversal's box is the box of the game it reverses: the seating it went back to.
+        box = (game.seats_after if game.undoes_id else game.seats_before)[0]
+        points = {names[row.player_id]: row.points for row in game.points.all()}
+        tally = tally.add_game(points=points, box=names[box])
+    settle_leaves_until(chouette.game_rows.count() + 1)
+    return tally
+
+
+def player_chouettes(*, player: Player) -> list[tuple[Chouette, int]]:
+    """The chouettes ``player`` sat at, newest first, with their points in each."""
+    totals = dict(
+        GamePoints.objects.filter(player=player)
+        .values_list("game__chouette")
+        .annotate(total=Sum("points"))
+        .values_list("game__chouette", "total")
+    )
+    chouettes = Chouette.objects.filter(memberships__player=player).distinct().order_by("-id")
+    return [(chouette, totals.get(chouette.pk, 0)) for chouette in chouettes]

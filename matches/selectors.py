@@ -1,0 +1,251 @@
+"""Every read of matches and tables that is more than a ``get``."""
+
+import datetime as dt
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from backgammon import dice as core_dice
+from backgammon.game import Game, GameOptions, Opening, action_from_dict
+from backgammon.gnubg_ids import match_id, position_id
+from backgammon.match import MatchState, match_key
+from backgammon.matfile import MatchRecord, export_mat
+from backgammon.notation import format_play
+from backgammon.position import Position
+from club.models import Player
+from matches import clocks
+from matches.models import Action, Match, PlaySettings, Table
+
+
+def match_list(*, player: Player | None = None, status: str | None = None) -> QuerySet[Match]:
+    """Matches, newest first; ``player``: those they play in or are invited to."""
+    matches = Match.objects.select_related("creator__user", "opponent__user", "table")
+    if player is not None:
+        matches = matches.filter(Q(creator=player) | Q(opponent=player))
+    if status:
+        matches = matches.filter(status=status)
+    return matches.order_by("-id")
+
+
+def open_challenges() -> QuerySet[Match]:
+    """Open challenges any member may accept, newest first."""
+    return match_list(status=Match.Status.INVITED).filter(opponent__isnull=True)
+
+
+def live_matches() -> QuerySet[Match]:
+    """Matches being played now (to watch), the most recently active first."""
+    return match_list(status=Match.Status.PLAYING).order_by("-table__updated_at", "-id")
+
+
+def match_state(match: Match) -> MatchState:
+    """The match's score keeper (``MatchState``) as stored."""
+    return MatchState.from_dict(match.state)
+
+
+def table_game(table: Table) -> Game | None:
+    """The game on the table as stored (without its history: the log keeps it)."""
+    return None if table.state is None else Game.from_dict(table.state)
+
+
+def play_settings(*, player: Player) -> PlaySettings:
+    """The player's settings at the board (the defaults until they change one)."""
+    return PlaySettings.objects.filter(player=player).first() or PlaySettings(player=player)
+
+
+def players(match: Match) -> list[str]:
+    """The players' usernames, the first player first (one for an open challenge)."""
+    names = [match.creator.username]
+    if match.opponent is not None:
+        names.append(match.opponent.username)
+    return names
+
+
+def match_clock(match: Match, *, now: dt.datetime | None = None) -> dict[str, Any]:
+    """API.md's ``clock``: each player's time left (seconds; the side acting: delay and
+    reserve left together, counting down; the other: its reserve) and the deadline."""
+    table = match.table
+    names = players(match)
+    if table.delay is None or len(names) < 2:
+        return {**{name: None for name in names}, "deadline": None}
+    now = now or timezone.now()
+    game = table_game(table)
+    acting = game.turn if game is not None and table.deadline is not None else None
+    left: dict[str, Any] = {}
+    for side, name in enumerate(names):
+        reserve = table.reserve_0 if side == 0 else table.reserve_1
+        if side == acting and table.clock_started is not None:
+            reserve = clocks.left(
+                delay=table.delay, reserve=reserve, started=table.clock_started, now=now
+            )
+        left[name] = round(reserve, 1)
+    left["deadline"] = None if table.deadline is None else table.deadline.isoformat()
+    return left
+
+
+def match_detail(match: Match, *, now: dt.datetime | None = None) -> dict[str, Any]:
+    """The match as API.md's ``GET /api/matches/{id}/`` answers it (plus ``version``,
+    ``topic``, ``ended_by``, ``pip_counts`` and ``pending`` for the pages). Never the
+    server seed."""
+    table = match.table
+    state = match_state(match)
+    names = players(match)
+    winner = match.winner.username if match.winner_id and match.winner else None
+    body: dict[str, Any] = {
+        "id": match.pk,
+        "status": str(match.status),
+        "players": names,
+        "length": match.length,
+        "rated": match.rated,
+        "stake": None if match.stake is None else f"{match.stake:.2f}",
+        "options": match.options,
+        "score": {name: state.score[side] for side, name in enumerate(names)},
+        "winner": winner,
+        "ended_by": str(match.ended_by) or None,
+        "crawford": False,
+        "dice_commitment": match.commitment,
+        "game": None,
+        "clock": match_clock(match, now=now),
+        "version": table.version,
+        "topic": f"table:{table.pk}",
+    }
+    game = table_game(table)
+    if game is None or len(names) < 2:
+        return body
+    body["crawford"] = game.options.crawford
+    game_start = (match.score_before[0], match.score_before[1])
+    turn = game.turn
+    view = game.on_roll if turn is None else turn
+    board = game.position_for(view)
+    assert isinstance(board, Position)
+    cube = game.cube
+    body["game"] = {
+        "number": table.game_number,
+        "turn": None if turn is None else names[turn],
+        "turn_no": table.turn_no,
+        "phase": game.phase.value,
+        "dice": None if game.dice is None else list(game.dice),
+        "cube": {"value": cube.value, "owner": None if cube.owner is None else names[cube.owner]},
+        "position_id": position_id(board),
+        "match_id": match_id(match_key(replace(state, score=game_start), game)),
+        "legal_plays": [format_play(play.steps) for play in game.legal_plays()],
+        "pending": [format_play([step]) for step in game.pending_steps],
+        "pip_counts": {
+            name: pips for name, pips in zip(names, _pips(game.position_for(0)), strict=True)
+        },
+    }
+    return body
+
+
+def _pips(board: object) -> tuple[int, int]:
+    assert isinstance(board, Position)
+    own, other = board.pips()
+    return own, other
+
+
+def replay_game(rows: Iterable[Action]) -> Game:
+    """The game a log's rows (its ``start`` row first) replay to, every rule checked."""
+    rows = list(rows)
+    start = rows[0]
+    if start.kind != Action.START:
+        raise ValueError(f"game {start.game_number} does not begin with its opening")
+    options = GameOptions.from_dict(start.payload["options"])
+    rolls = [tuple(roll) for roll in start.payload["rolls"]]
+    return Game.replay(
+        options,
+        Opening.from_rolls(rolls, options),
+        [action_from_dict(row.payload) for row in rows[1:]],
+    )
+
+
+def _games(table: Table) -> Iterator[list[Action]]:
+    """The table's log, one list of rows per game, in order."""
+    rows: list[Action] = []
+    for row in Action.objects.filter(table=table).order_by("game_number", "seq").iterator():
+        if rows and row.game_number != rows[0].game_number:
+            yield rows
+            rows = []
+        rows.append(row)
+    if rows:
+        yield rows
+
+
+def match_games(match: Match) -> list[Game]:
+    """Every game of the match replayed from the log, in order."""
+    return [replay_game(rows) for rows in _games(match.table)]
+
+
+def match_record(match: Match) -> MatchRecord:
+    """The match as a ``.mat`` record: every game replayed from the log."""
+    start = MatchState.from_dict(match.state)
+    start = MatchState(length=match.length, options=start.options)
+    names = tuple(players(match))
+    return MatchRecord(
+        players=(names[0], names[1] if len(names) > 1 else ""),
+        start=start,
+        games=tuple(match_games(match)),
+        event_date=(match.started_at or match.created_at).date(),
+    )
+
+
+def match_export_mat(match: Match) -> str:
+    """The match in ``.mat`` format (GNU Backgammon and eXtreme Gammon import it)."""
+    return export_mat(match_record(match))
+
+
+def match_rolls(match: Match) -> list[list[int]]:
+    """Every roll of the match in order, opening rolls and their ties included."""
+    rolls: list[list[int]] = []
+    for row in Action.objects.filter(table=match.table).order_by("game_number", "seq"):
+        if row.kind == Action.START:
+            rolls += row.payload["rolls"]
+        elif row.kind == "roll":
+            rolls.append(row.payload["dice"])
+    return rolls
+
+
+def match_dice(match: Match) -> dict[str, Any]:
+    """API.md's ``dice``: the commitment, client seed and algorithm; once the match is
+    over, also the server seed and every roll."""
+    body: dict[str, Any] = {
+        "commitment": match.commitment,
+        "client_seed": match.client_seed,
+        "algorithm": core_dice.ALGORITHM,
+    }
+    if match.status == Match.Status.FINISHED:
+        body["server_seed"] = bytes(match.server_seed).hex()
+        body["rolls"] = match_rolls(match)
+    return body
+
+
+def tables_check(
+    *, progress: Callable[[Iterable[Table], int], Iterable[Table]] | None = None
+) -> list[str]:
+    """Replay every table's games from the log and compare the last with the stored
+    state; the problems found (empty: all agree)."""
+    tables = Table.objects.exclude(state=None).order_by("pk")
+    items: Iterable[Table] = tables.iterator()
+    if progress is not None:
+        items = progress(items, tables.count())
+    problems = []
+    for table in items:
+        try:
+            games = list(_games(table))
+            if not games or games[-1][0].game_number != table.game_number:
+                problems.append(f"table {table.pk}: the log has not game {table.game_number}")
+                continue
+            replayed = replay_game(games[-1]).to_dict()
+        except Exception as exc:  # a log that does not replay is what this looks for
+            problems.append(f"table {table.pk}: the log does not replay: {exc}")
+            continue
+        replayed["history"] = []
+        stored = dict(table.state or {})
+        if replayed != stored:
+            differ = sorted(k for k in replayed if replayed.get(k) != stored.get(k))
+            problems.append(f"table {table.pk}: stored state differs in {', '.join(differ)}")
+        expected_turn = table.turn_base + replayed["turn_no"]
+        if expected_turn != table.turn_no:
+            problems.append(f"table {table.pk}: turn_no {table.turn_no}, log {expected_turn}")
+    return problems

@@ -1,0 +1,839 @@
+"""Every write to a match or a table: keyword-only functions named ``<noun>_<verb>``.
+
+Each is one transaction that locks the table row (``select_for_update``) and then
+writes it with a conditional ``UPDATE ... WHERE id = ... AND version = <read>``: on
+PostgreSQL the lock makes concurrent requests wait, and on SQLite (where
+``select_for_update`` does nothing) the conditional update lets only the first of them
+through; the others raise ``StaleTurn`` and roll back. A refused request writes nothing:
+no state, no log row.
+
+How a request flows: load the stored ``Game`` (no history) and ``MatchState``; apply the
+player's action through the rules core; then ``_settle``: the game's new actions go to
+the log, a finished game is scored (the next game starts by its opening roll, or the
+match ends: result, ratings, the money session's settlement), the server rolls or plays
+for a player whose settings ask it (T4); then the clock is charged and the next
+deadline set; a timeout task is scheduled for it after commit.
+"""
+
+import enum
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from celery import current_app
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from backgammon import dice as core_dice
+from backgammon import errors as core
+from backgammon.game import (
+    ForfeitReason,
+    Game,
+    GameOptions,
+    MoveStep,
+    Phase,
+    Result,
+    Roll,
+    Undo,
+    action_to_dict,
+)
+from backgammon.match import MatchState
+from backgammon.variants import Variants
+from club import services as club_services
+from club.errors import Conflict, Forbidden, Invalid
+from club.models import MatchResult, Player, SourceKind
+from club.services import LegSpec
+from matches import clocks
+from matches.errors import IllegalPlay, NotYourTurn, StaleTurn
+from matches.models import Action, Match, PlaySettings, Seat, Table
+from matches.models import Phase as TablePhase
+
+log = logging.getLogger(__name__)
+
+# The variants a match on the server may play (those GNU Backgammon's IDs can hold).
+VARIANTS = ("standard", "nackgammon", "hypergammon")
+OPTION_NAMES = frozenset({"jacoby", "beavers", "automatic_doubles", "backgammon_value", "variant"})
+MAX_STAKE = Decimal("1000.00")
+SEED_LENGTH = 64
+# The most actions the server makes on its own in one request (automatic rolls and
+# forced plays, timeouts played for a side): a bound, never reached in a real game.
+MAX_SERVER_ACTIONS = 8
+TIMEOUT_TASK = "matches.table_timeout"
+
+
+class Act(enum.StrEnum):
+    """The actions a player takes at the board (API.md's action paths, plus the steps of
+    a move made checker by checker and its confirmation, T3)."""
+
+    ROLL = "roll"
+    MOVE_STEP = "move_step"
+    UNDO = "undo"
+    CONFIRM = "confirm"
+    MOVE = "move"
+    DOUBLE = "double"
+    TAKE = "take"
+    PASS = "pass"
+    BEAVER = "beaver"
+    RESIGN = "resign"
+    ACCEPT_RESIGN = "accept_resign"
+    REJECT_RESIGN = "reject_resign"
+
+
+def clock_now() -> datetime:
+    """The services' clock: tests replace it to move time on (never sleep)."""
+    return timezone.now()
+
+
+# Creating, accepting, declining ---------------------------------------------------------
+
+
+def _options(options: Mapping[str, Any] | None, *, length: int) -> GameOptions:
+    given = dict(options or {})
+    unknown = set(given) - OPTION_NAMES
+    if unknown:
+        raise Invalid(_("Unknown options: %(names)s.") % {"names": ", ".join(sorted(unknown))})
+    variant = given.get("variant", "standard")
+    if variant not in VARIANTS:
+        raise Invalid(
+            _("A match on the server plays one of: %(names)s.") % {"names": ", ".join(VARIANTS)}
+        )
+    flags = {name: given.get(name, False) for name in ("jacoby", "beavers")}
+    numbers = {
+        "automatic_doubles": given.get("automatic_doubles", 0),
+        "backgammon_value": given.get("backgammon_value", 3),
+    }
+    if any(not isinstance(value, bool) for value in flags.values()) or any(
+        isinstance(value, bool) or not isinstance(value, int) for value in numbers.values()
+    ):
+        raise Invalid(_("jacoby and beavers are true or false; the other options are numbers."))
+    if length and (flags["jacoby"] or flags["beavers"] or numbers["automatic_doubles"]):
+        raise Invalid(
+            _("The Jacoby rule, beavers and automatic doubles are for money sessions (P3).")
+        )
+    try:
+        return GameOptions(variant=Variants.by_name(variant), **flags, **numbers)
+    except ValueError as exc:
+        raise Invalid(str(exc)) from None
+
+
+def _seed(seed: str) -> str:
+    if len(seed) > SEED_LENGTH:
+        raise Invalid(_("A dice seed is at most %(most)s characters.") % {"most": SEED_LENGTH})
+    return seed
+
+
+@transaction.atomic
+def match_create(
+    *,
+    creator: Player,
+    opponent: Player | None,
+    length: int,
+    rated: bool = True,
+    clock: str | Mapping[str, Any] = "none",
+    stake: Decimal | None = None,
+    options: Mapping[str, Any] | None = None,
+    on_timeout: str = Table.OnTimeout.FORFEIT,
+    seed: str = "",
+) -> Match:
+    """Invite ``opponent`` to a match to ``length`` points (0: a money session at
+    ``stake`` per point), or with ``opponent`` None open a challenge any member may
+    accept. The dice commitment is public from now on; ``seed`` is the creator's part of
+    the client seed. ``on_timeout`` ``autoplay`` (unrated matches only): a side out of
+    time is played for instead of losing. Raises ``Invalid``."""
+    if opponent is not None and opponent.pk == creator.pk:
+        raise Invalid(_("A player cannot play a match against themself."))
+    if isinstance(length, bool) or not isinstance(length, int):
+        raise Invalid(_("The match length is a whole number of points."))
+    if not 0 <= length <= club_services.MAX_MATCH_LENGTH:
+        raise Invalid(
+            _("The match length is between 1 and %(most)s points (0: a money session).")
+            % {"most": club_services.MAX_MATCH_LENGTH}
+        )
+    if length == 0 and rated:
+        raise Invalid(_("A money session is never rated."))
+    if length == 0:
+        if stake is None:
+            raise Invalid(_("A money session needs a stake per point."))
+        stake = club_services.money_check(amount=stake, positive=True)
+        if stake > MAX_STAKE:
+            raise Invalid(_("The stake is at most %(most)s a point.") % {"most": MAX_STAKE})
+    elif stake is not None:
+        raise Invalid(_("Only a money session has a stake."))
+    if on_timeout not in Table.OnTimeout.values:
+        raise Invalid(_("On timeout: forfeit or autoplay."))
+    if on_timeout == Table.OnTimeout.AUTOPLAY and rated:
+        raise Invalid(_("Only an unrated match plays on for a side out of time."))
+    try:
+        spec = clocks.clock_spec(clock)
+    except ValueError as exc:
+        raise Invalid(str(exc)) from None
+    state = MatchState(length=length, options=_options(options, length=length))
+    server_seed = core_dice.new_server_seed()
+    table = Table.objects.create(delay=spec.delay, on_timeout=on_timeout)
+    match = Match.objects.create(
+        table=table,
+        creator=creator,
+        opponent=opponent,
+        length=length,
+        rated=rated,
+        stake=stake,
+        options=dict(options or {}),
+        clock=spec.to_json(),
+        state=state.to_dict(),
+        server_seed=server_seed,
+        commitment=core_dice.commitment(server_seed),
+        client_seed=_seed(seed),
+    )
+    return match
+
+
+def _locked(match: Match) -> tuple[Match, Table]:
+    """The match and its table, fresh and locked (the table first: every writer does)."""
+    table = Table.objects.select_for_update().get(pk=match.table_id)
+    locked = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("creator__user", "opponent__user")
+        .get(pk=match.pk)
+    )
+    return locked, table
+
+
+@transaction.atomic
+def match_accept(*, match: Match, player: Player, seed: str = "") -> Match:
+    """The invited player (or, for an open challenge, any member but its creator)
+    accepts: the players take their seats (the creator is the first player), the client
+    seed is fixed from both players' seeds, the opening roll is made and the first game
+    starts. Raises ``Forbidden``, ``Conflict`` (not waiting for an answer)."""
+    match, table = _locked(match)
+    _check_answerable(match, player)
+    if player.pk == match.creator_id:
+        raise Forbidden(_("You cannot accept your own invitation or challenge."))
+    work = _Work(match=match, table=table, now=clock_now())
+    match.opponent = player
+    match.status = Match.Status.PLAYING
+    match.started_at = work.now
+    match.client_seed = core_dice.make_client_seed(match.client_seed, _seed(seed))
+    Seat.objects.bulk_create(
+        [
+            Seat(table=table, side=0, player_id=match.creator_id),
+            Seat(table=table, side=1, player=player),
+        ]
+    )
+    table.status = Table.Status.PLAYING
+    work.players = (match.creator, player)
+    spec = clocks.clock_spec(match.clock)
+    table.reserve_0 = table.reserve_1 = float(spec.reserve)
+    _start_game(work)
+    _settle(work)
+    _save(work)
+    return match
+
+
+@transaction.atomic
+def match_decline(*, match: Match, player: Player) -> Match:
+    """The invited player declines (or the creator withdraws the invitation or the open
+    challenge). Raises ``Forbidden``, ``Conflict``."""
+    match, table = _locked(match)
+    _check_answerable(match, player)
+    if match.opponent is None and player.pk != match.creator_id:
+        raise Forbidden(_("Only its creator withdraws an open challenge."))
+    work = _Work(match=match, table=table, now=clock_now())
+    match.status = Match.Status.DECLINED
+    match.finished_at = work.now
+    table.status = Table.Status.CLOSED
+    _save(work)
+    return match
+
+
+def _check_answerable(match: Match, player: Player) -> None:
+    if match.status != Match.Status.INVITED:
+        raise Conflict(_("That match is not waiting for an answer."))
+    if match.opponent_id is not None and player.pk not in (match.opponent_id, match.creator_id):
+        raise Forbidden(_("That invitation is for another player."))
+
+
+# Playing ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Work:
+    """One request's view of a match in memory, written once at the end by ``_save``."""
+
+    match: Match
+    table: Table
+    now: datetime
+    game: Game | None = None
+    state: MatchState | None = None
+    players: tuple[Player, Player] | None = None
+    rows: list[Action] = field(default_factory=list)
+    acting: int | None = None  # the side to act when the request came in
+    continuing: bool = True  # the acting side's period of the clock goes on
+    game_at_start: int = 0
+    settings: dict[int, PlaySettings] = field(default_factory=dict)
+    seen_version: int = 0
+
+    def __post_init__(self) -> None:
+        self.seen_version = self.table.version
+        self.game_at_start = self.table.game_number
+        if self.table.state is not None:
+            self.game = Game.from_dict(self.table.state)
+            self.acting = self.game.turn
+        self.state = MatchState.from_dict(self.match.state)
+
+
+def _game(work: _Work) -> Game:
+    if work.game is None:
+        raise Conflict(_("No game is being played at this table."))
+    return work.game
+
+
+def _load(match: Match, player: Player | None, turn_no: int | None) -> _Work:
+    """Lock and load for a player's action: the player must sit at the table, the match
+    be in play and ``turn_no`` the current one."""
+    match, table = _locked(match)
+    if player is not None and player.pk not in (match.creator_id, match.opponent_id):
+        raise Forbidden(_("Only the players of a match act in it; watchers watch."))
+    if match.status != Match.Status.PLAYING:
+        raise Conflict(_("That match is not being played."))
+    if turn_no is not None and turn_no != table.turn_no:
+        raise StaleTurn(
+            _("Turn %(sent)s is over: the game is at turn %(current)s.")
+            % {"sent": turn_no, "current": table.turn_no}
+        )
+    work = _Work(match=match, table=table, now=clock_now())
+    work.players = (match.creator, match.opponent) if match.opponent else None
+    return work
+
+
+def _side(work: _Work, player: Player) -> int:
+    return 0 if player.pk == work.match.creator_id else 1
+
+
+def _rules(call: Any, *args: Any) -> Game:
+    """Call the rules core; its refusals as the API's errors."""
+    try:
+        result: Game = call(*args)
+    except core.IllegalPlay as exc:
+        raise IllegalPlay(str(exc), exc.reason) from None
+    except core.InvalidNotation as exc:
+        raise IllegalPlay(str(exc), "invalid_notation") from None
+    except core.CubeNotAvailable as exc:
+        raise IllegalPlay(str(exc), "cube_not_available") from None
+    except (core.NotYourTurn, core.GameOver) as exc:
+        raise Conflict(str(exc)) from None
+    except (core.BackgammonError, ValueError) as exc:
+        raise Invalid(str(exc)) from None
+    return result
+
+
+def _core_call(game: Game, act: Act, *, play: str, origin: int | None, die: int | None,
+               value: str, stream: core_dice.DiceStream | None) -> Game:  # fmt: skip
+    match act:
+        case Act.ROLL:
+            assert stream is not None
+            if game.phase is not Phase.ROLL:
+                raise Conflict(
+                    _("You cannot roll now: the game waits for a %(what)s.")
+                    % {"what": Phase(game.phase).value.replace("_", " ")}
+                )
+            return _rules(game.roll, stream.roll())
+        case Act.MOVE_STEP:
+            if origin is None or die is None:
+                raise Invalid(_("A step names the point it starts from and the die it plays."))
+            return _rules(game.move_step, origin, die)
+        case Act.UNDO:
+            return _rules(game.undo)
+        case Act.CONFIRM:
+            return _rules(game.confirm)
+        case Act.MOVE:
+            return _rules(game.play, play)
+        case Act.DOUBLE:
+            return _rules(game.double)
+        case Act.TAKE:
+            return _rules(game.take)
+        case Act.PASS:
+            return _rules(game.pass_)
+        case Act.BEAVER:
+            return _rules(game.beaver)
+        case Act.RESIGN:
+            if value not in {r.value for r in (Result.SINGLE, Result.GAMMON, Result.BACKGAMMON)}:
+                raise Invalid(_("Resign a single, a gammon or a backgammon."))
+            return _rules(game.resign, value)
+        case Act.ACCEPT_RESIGN:
+            return _rules(game.accept_resign)
+        case Act.REJECT_RESIGN:
+            return _rules(game.reject_resign)
+    raise Invalid(_("%(act)s is not an action.") % {"act": act})
+
+
+# Actions that keep the acting side's period of the clock going (rolling, then moving).
+_CONTINUING = (Roll, MoveStep, Undo)
+
+
+@transaction.atomic
+def match_act(
+    *,
+    match: Match,
+    player: Player,
+    turn_no: int,
+    act: Act | str,
+    play: str = "",
+    origin: int | None = None,
+    die: int | None = None,
+    value: str = "",
+) -> Match:
+    """``player`` takes ``act`` at the board, having seen ``turn_no``.
+
+    ``play`` is the whole play for ``move`` (standard notation), ``origin`` (25: the bar)
+    and ``die`` one checker's step for ``move_step``, ``value`` (``single``, ``gammon``,
+    ``backgammon``) for ``resign``. Raises ``Forbidden`` (a watcher), ``Conflict`` (the
+    match is not in play, or the action does not fit the phase), ``StaleTurn``,
+    ``NotYourTurn``, ``IllegalPlay`` (with the core's reason), ``Invalid``.
+    """
+    try:
+        act = Act(act)
+    except ValueError:
+        raise Invalid(_("%(act)s is not an action.") % {"act": act}) from None
+    work = _load(match, player, turn_no)
+    game = _game(work)
+    side = _side(work, player)
+    if game.turn != side:
+        raise NotYourTurn(
+            _("The game is over: start the next game or stop the session.")
+            if game.turn is None
+            else None
+        )
+    stream = _stream(work) if act is Act.ROLL else None
+    after = _core_call(game, act, play=play, origin=origin, die=die, value=value, stream=stream)
+    if stream is not None:
+        work.table.dice_used = stream.used
+    _record(work, after, actor=player)
+    _settle(work)
+    _save(work)
+    return work.match
+
+
+@transaction.atomic
+def match_continue(*, match: Match, player: Player, turn_no: int) -> Match:
+    """A money session: either player starts the next game (its opening roll) once the
+    last one is over. Raises ``Conflict`` (not between games), ``StaleTurn``..."""
+    work = _load(match, player, turn_no)
+    if not work.match.money or _game(work).phase is not Phase.OVER:
+        raise Conflict(_("The next game starts only between the games of a money session."))
+    _start_game(work)
+    _settle(work)
+    _save(work)
+    return work.match
+
+
+@transaction.atomic
+def match_stop(*, match: Match, player: Player, turn_no: int) -> Match:
+    """A money session: either player stops it between games; the net is posted to the
+    ledger at the stake per point, one balanced transaction."""
+    work = _load(match, player, turn_no)
+    if not work.match.money or _game(work).phase is not Phase.OVER:
+        raise Conflict(_("A money session stops between games."))
+    _finish(work, ended_by=MatchResult.EndedBy.PLAYED)
+    _save(work)
+    return work.match
+
+
+@transaction.atomic
+def match_abandon(*, match: Match, player: Player) -> Match:
+    """``player`` leaves a match in play: they lose it (the core's forfeit,
+    ``abandoned``), in whatever phase the game is. Raises ``Forbidden``, ``Conflict``."""
+    work = _load(match, player, None)
+    game = _game(work)
+    side = _side(work, player)
+    if game.over:  # a money session between games: the leaver loses nothing more
+        _finish(work, ended_by=MatchResult.EndedBy.ABANDONED, loser=side)
+    else:
+        _record(work, _rules(game.forfeit, side, ForfeitReason.ABANDONED), actor=player)
+        _settle(work)
+    _save(work)
+    return work.match
+
+
+@transaction.atomic
+def table_timeout(*, table_id: int, turn_no: int) -> bool:
+    """The timeout of turn ``turn_no`` at table ``table_id``: applied only if the table
+    is still at that turn and its deadline has passed (so a late or repeated task does
+    nothing). The side out of time loses (the core's forfeit, ``timeout``), or, at a
+    table set to ``autoplay``, the server acts for it (``_autoplay``). True if applied."""
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    now = clock_now()
+    if (
+        table is None
+        or table.status != Table.Status.PLAYING
+        or table.turn_no != turn_no
+        or table.deadline is None
+        or table.deadline > now
+    ):
+        return False
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("creator__user", "opponent__user")
+        .get(table=table)
+    )
+    work = _Work(match=match, table=table, now=now)
+    work.players = (match.creator, match.opponent) if match.opponent else None
+    game = _game(work)
+    side = game.turn
+    if side is None:
+        return False
+    if table.on_timeout == Table.OnTimeout.AUTOPLAY:
+        _set_reserve(table, side, 0.0)
+        _autoplay(work, side)
+    else:
+        _record(work, game.forfeit(side, ForfeitReason.TIMEOUT), actor=None)
+    _settle(work)
+    _save(work)
+    log.info("table %s: turn %s timed out", table_id, turn_no)
+    return True
+
+
+def tables_sweep(*, limit: int = 500) -> int:
+    """Apply every timeout that is due (for deadlines whose task was lost: a worker that
+    was down catches up); each in its own transaction. Returns how many were applied."""
+    due = Table.objects.filter(status=Table.Status.PLAYING, deadline__lte=clock_now()).values_list(
+        "pk", "turn_no"
+    )[:limit]
+    return sum(table_timeout(table_id=pk, turn_no=turn_no) for pk, turn_no in due)
+
+
+@transaction.atomic
+def play_settings_update(*, player: Player, **changes: Any) -> PlaySettings:
+    """Change ``player``'s settings at the board (``auto_roll``, ``auto_play_forced``,
+    ``home_board``, ``switch_sides``); the others stay. Raises ``Invalid``."""
+    row, _created = PlaySettings.objects.select_for_update().get_or_create(player=player)
+    for name, value in changes.items():
+        if name in ("auto_roll", "auto_play_forced", "switch_sides"):
+            if not isinstance(value, bool):
+                raise Invalid(_("%(name)s is true or false.") % {"name": name})
+        elif name == "home_board":
+            if value not in PlaySettings.HomeBoard.values:
+                raise Invalid(_("The home board is right or left."))
+        else:
+            raise Invalid(_("There is no setting called %(name)s.") % {"name": name})
+        setattr(row, name, value)
+    row.save()
+    return row
+
+
+# The machinery ---------------------------------------------------------------------
+
+
+def _stream(work: _Work) -> core_dice.DiceStream:
+    return core_dice.DiceStream(
+        bytes(work.match.server_seed), work.match.client_seed, used=work.table.dice_used
+    )
+
+
+def _record(work: _Work, after: Game, *, actor: Player | None, by_server: bool = False) -> None:
+    """The new actions of ``after`` (a game loaded without history) into the log; the
+    game kept without them."""
+    table = work.table
+    turn_no = table.turn_base + after.turn_no
+    for action in after.history:
+        if work.acting is not None and not isinstance(action, _CONTINUING):
+            work.continuing = False
+        work.rows.append(
+            Action(
+                table=table,
+                game_number=table.game_number,
+                seq=table.log_seq,
+                turn_no=turn_no,
+                kind=action.kind,
+                actor=actor,
+                by_server=by_server or actor is None,
+                payload=action_to_dict(action),
+                at=work.now,
+            )
+        )
+        table.log_seq += 1
+    work.game = replace(after, history=())
+    table.turn_no = turn_no
+
+
+def _start_game(work: _Work) -> None:
+    """The next game of the match: its opening roll from the dice stream (ties
+    included, in the log's ``start`` row) and each side's reserve for it."""
+    state, table, match = work.state, work.table, work.match
+    assert state is not None
+    options = state.next_game_options()
+    stream = _stream(work)
+    rolls = stream.opening_roll()
+    game = Game.start(options, rolls)
+    table.dice_used = stream.used
+    table.game_number += 1
+    table.log_seq = 0
+    table.turn_base = table.turn_no
+    work.continuing = False
+    work.rows.append(
+        Action(
+            table=table,
+            game_number=table.game_number,
+            seq=0,
+            turn_no=table.turn_base + game.turn_no,
+            kind=Action.START,
+            by_server=True,
+            payload={"options": options.to_dict(), "rolls": [list(roll) for roll in rolls]},
+            at=work.now,
+        )
+    )
+    table.log_seq = 1
+    table.turn_no = table.turn_base + game.turn_no
+    match.score_before = list(state.score)
+    work.game = game
+    spec = clocks.clock_spec(match.clock)
+    for side in (0, 1):
+        reserve = clocks.game_reserve(
+            spec, length=match.length, score=state.score, left=_reserve(table, side)
+        )
+        _set_reserve(table, side, reserve)
+
+
+def _settings(work: _Work, side: int) -> PlaySettings:
+    if side not in work.settings:
+        player = work.players[side] if work.players else None
+        found = PlaySettings.objects.filter(player=player).first() if player else None
+        work.settings[side] = found or PlaySettings()
+    return work.settings[side]
+
+
+def _can_double(game: Game, side: int) -> bool:
+    options = game.options
+    return options.cube_allowed and not options.crawford and game.cube.can_offer(side)
+
+
+def _settle(work: _Work) -> None:
+    """What follows the action: a finished game scored and the next begun (or the match
+    ended), and the rolls and forced plays the players' settings ask the server to make
+    (T4); then the clock."""
+    for _step in range(MAX_SERVER_ACTIONS):
+        game = _game(work)
+        if game.over:
+            if not _game_over(work):
+                break
+            continue
+        side = game.turn
+        assert side is not None
+        wants = _settings(work, side)
+        if game.phase is Phase.ROLL and wants.auto_roll and not _can_double(game, side):
+            stream = _stream(work)
+            after = game.roll(stream.roll())
+            work.table.dice_used = stream.used
+            _record(work, after, actor=None)
+            continue
+        if game.phase is Phase.MOVE and not game.pending and wants.auto_play_forced:
+            plays = game.legal_plays()
+            if len(plays) == 1:
+                _record(work, game.play(plays[0]), actor=None)
+                continue
+        break
+    if work.match.status == Match.Status.PLAYING:
+        _clock(work)
+
+
+def _game_over(work: _Work) -> bool:
+    """Score the game just ended; True if the next game has started."""
+    game, state = _game(work), work.state
+    assert state is not None
+    if game.result is Result.FORFEIT:
+        state = state.apply_forfeit(game)
+    else:
+        state = state.apply_game(game.points_for(0))
+    work.state = state
+    work.match.state = state.to_dict()
+    if state.over:
+        if state.forfeit is not None:
+            ended_by = state.forfeit.reason.value
+        elif game.result is Result.RESIGNED:
+            ended_by = MatchResult.EndedBy.RESIGNED
+        else:
+            ended_by = MatchResult.EndedBy.PLAYED
+        _finish(work, ended_by=ended_by)
+        return False
+    if work.match.money:  # the players start the next game or stop the session
+        return False
+    _start_game(work)
+    return True
+
+
+def _finish(work: _Work, *, ended_by: str, loser: int | None = None) -> None:
+    """The match is over: the result recorded (rated matches move ratings), a money
+    session's net posted to the ledger, the table closed."""
+    match, table, state = work.match, work.table, work.state
+    assert state is not None and work.players is not None
+    score = state.score
+    if loser is not None:
+        winner: int | None = 1 - loser
+    elif state.winner is not None:
+        winner = state.winner
+    else:
+        winner = None if score[0] == score[1] else (0 if score[0] > score[1] else 1)
+    match.status = Match.Status.FINISHED
+    match.ended_by = ended_by
+    match.finished_at = work.now
+    table.status = Table.Status.CLOSED
+    table.deadline = None
+    table.clock_started = None
+    if winner is None:
+        return
+    match.winner = work.players[winner]
+    if match.money and score[0] != score[1]:
+        assert match.stake is not None
+        amount = (score[0] - score[1]) * match.stake
+        first, second = work.players
+        club_services.ledger_post(
+            legs=[
+                LegSpec(account=club_services.account_open_for_player(player=first), amount=amount),
+                LegSpec(
+                    account=club_services.account_open_for_player(player=second), amount=-amount
+                ),
+            ],
+            memo=_("Money session %(id)s: %(first)s %(a)s, %(second)s %(b)s at %(stake)s a point")
+            % {
+                "id": match.pk,
+                "first": first.username,
+                "second": second.username,
+                "a": score[0],
+                "b": score[1],
+                "stake": match.stake,
+            },
+            kind=SourceKind.MONEY_SESSION,
+            source=match,
+            at=work.now,
+        )
+    match.result = club_services.match_result_record(
+        winner=work.players[winner],
+        loser=work.players[1 - winner],
+        length=match.length,
+        rated=match.rated,
+        ended_by=ended_by,
+        source=match,
+        played_at=work.now,
+    )
+
+
+def _reserve(table: Table, side: int) -> float:
+    return table.reserve_0 if side == 0 else table.reserve_1
+
+
+def _set_reserve(table: Table, side: int, seconds: float) -> None:
+    if side == 0:
+        table.reserve_0 = seconds
+    else:
+        table.reserve_1 = seconds
+
+
+def _clock(work: _Work) -> None:
+    """Charge the side that acted for the period that ended and start the next side's:
+    a new period begins whenever the side to act changes or its turn's action ends
+    (rolling and then moving is one period)."""
+    table, game = work.table, _game(work)
+    if table.delay is None:
+        return
+    side = game.turn
+    same_period = (
+        work.continuing
+        and table.game_number == work.game_at_start
+        and side is not None
+        and side == work.acting
+        and table.clock_started is not None
+    )
+    if same_period:
+        return
+    if work.acting is not None and table.clock_started is not None and work.game_at_start:
+        spent = clocks.spend(
+            delay=table.delay,
+            reserve=_reserve(table, work.acting),
+            started=table.clock_started,
+            now=work.now,
+        )
+        if table.game_number == work.game_at_start:
+            _set_reserve(table, work.acting, spent)
+    if side is None:
+        table.clock_started = table.deadline = None
+        return
+    table.clock_started = work.now
+    table.deadline = clocks.deadline(
+        delay=table.delay, reserve=_reserve(table, side), started=work.now
+    )
+
+
+def _autoplay(work: _Work, side: int) -> None:
+    """The server acts for ``side``, out of time at a table set to play on: it rolls,
+    plays the first of the legal plays (``legal_plays()`` order), takes a double and
+    rejects a resignation, until the other side must act or the game is over."""
+    for _step in range(MAX_SERVER_ACTIONS):
+        game = _game(work)
+        if game.turn != side:
+            return
+        if game.phase is Phase.ROLL:
+            stream = _stream(work)
+            after = game.roll(stream.roll())
+            work.table.dice_used = stream.used
+        elif game.phase is Phase.MOVE:
+            after = (
+                game.confirm()
+                if game.pending and _complete(game)
+                else game.play(game.legal_plays()[0])
+            )
+        elif game.phase is Phase.TAKE_OR_PASS:
+            after = game.take()
+        else:
+            after = game.reject_resign()
+        _record(work, after, actor=None)
+    work.continuing = False
+
+
+def _complete(game: Game) -> bool:
+    try:
+        game.confirm()
+    except core.IllegalPlay:
+        return False
+    return True
+
+
+def _save(work: _Work) -> None:
+    """Write the table with ``WHERE version = <read>`` (the check that holds on SQLite),
+    then the log rows and the match; schedule the timeout task after commit."""
+    table, match = work.table, work.match
+    game = work.game
+    table.state = None if game is None else game.to_dict()
+    table.phase = TablePhase.NONE if game is None else game.phase.value
+    if match.status != Match.Status.PLAYING:
+        table.deadline = None
+    table.version = work.seen_version + 1
+    values = {
+        name: getattr(table, name)
+        for name in (
+            "status", "version", "turn_no", "turn_base", "game_number", "log_seq", "phase",
+            "state", "dice_used", "reserve_0", "reserve_1", "clock_started", "deadline",
+        )
+    }  # fmt: skip
+    values["updated_at"] = work.now
+    written = Table.objects.filter(pk=table.pk, version=work.seen_version).update(**values)
+    if not written:
+        raise StaleTurn()
+    Action.objects.bulk_create(work.rows)
+    match.save()
+    if table.deadline is not None:
+        table_id, turn_no, eta = table.pk, table.turn_no, table.deadline
+        transaction.on_commit(lambda: _schedule(table_id, turn_no, eta), robust=True)
+
+
+def _schedule(table_id: int, turn_no: int, eta: datetime) -> None:
+    """Send the timeout task for the deadline (lost, the sweep catches it)."""
+    current_app.send_task(
+        TIMEOUT_TASK,
+        args=[table_id, turn_no],
+        eta=eta,
+        queue=getattr(settings, "MATCHES_TIMEOUT_QUEUE", None),
+    )

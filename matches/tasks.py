@@ -1,0 +1,18 @@
+"""The matches' Celery tasks: thin entry points that call services."""
+
+from celery import shared_task
+
+from matches import services
+
+
+@shared_task(name=services.TIMEOUT_TASK)
+def table_timeout(table_id: int, turn_no: int) -> bool:
+    """Apply the timeout of turn ``turn_no`` if the table is still at it and its deadline
+    has passed (a late or repeated task does nothing)."""
+    return services.table_timeout(table_id=table_id, turn_no=turn_no)
+
+
+@shared_task(name="matches.sweep")
+def sweep() -> int:
+    """Apply every timeout that is due whose task was lost (run by beat every few seconds)."""
+    return services.tables_sweep()

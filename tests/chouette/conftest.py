@@ -1,0 +1,38 @@
+"""Fixtures for the chouette app: seven members and a way to open a session."""
+
+from decimal import Decimal
+
+import pytest
+
+from chouette import services
+
+NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "gina"]
+
+
+@pytest.fixture
+def members(make_player):
+    """alice..gina, real players with logins."""
+    return {name: make_player(name) for name in NAMES}
+
+
+@pytest.fixture
+def open_chouette(members, staff):
+    """Open a recorded chouette in the given order (box first), opened by staff unless
+    ``by`` is given."""
+
+    def make(*order, by=None, **options):
+        players = [members[name] for name in order]
+        return services.chouette_create(
+            players=players,
+            order=players,
+            stake=options.pop("stake", Decimal("5.00")),
+            recorded_by=by or staff.user,
+            **options,
+        )
+
+    return make
+
+
+def member(player: str, stake: int = 1, outcome: str = "played", **extra) -> dict:
+    """One member's entry of API.md's recorded form."""
+    return {"player": player, "stake": stake, "outcome": outcome, **extra}

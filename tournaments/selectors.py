@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -195,4 +196,13 @@ def tournament_draw(*, tournament: Tournament) -> dict[str, Any]:
         "elimination": tournament.format in ELIMINATIONS,
         "rounds": tournament.rounds.all(),
         "prizes": tournament_prizes(tournament=tournament),
+    }
+
+
+def tournament_versions(keys: Collection[str]) -> dict[str, int]:
+    """The live channel's versions of the tournaments named by id (unknown ids left out)."""
+    ids = [int(key) for key in keys if key.isascii() and key.isdigit()]
+    return {
+        str(pk): version
+        for pk, version in Tournament.objects.filter(pk__in=ids).values_list("pk", "version")
     }

@@ -136,3 +136,21 @@ def test_before_the_draw_the_page_shows_the_commitment_not_the_seed(client, staf
     assert tournament.draw_commitment in page and tournament.draw_seed not in page
     assert "1 entry so far." in page
     assert client.get("/tournaments/12345/").status_code == 404
+
+
+def test_the_page_follows_the_live_channel(api, client, make_player, staff, four):
+    tournament = services.tournament_create(
+        created_by=staff.user, name="Live night", format="round_robin"
+    )
+    reader = make_player("reader")
+    member = api.as_user(reader.user)
+    topic = f"tournament:{tournament.pk}"
+    before = member.get("/api/live/", {"topic": topic}).json()["version"]
+    services.entry_add(tournament=tournament, player=four[0], recorded_by=staff.user)
+    answer = member.get("/api/live/", {"topic": topic, "since": before, "wait": 0}).json()
+    assert answer == {"topic": topic, "version": before + 1}
+    assert member.get("/api/live/", {"topic": "tournament:999"}).status_code == 404
+    client.force_login(reader.user)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert f'data-live-topic="{topic}" data-live-version="{before + 1}"' in page
+    assert "tournaments/live.js" in page

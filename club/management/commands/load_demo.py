@@ -1,13 +1,20 @@
-"""Load the demo club (idempotent): a staff ``admin`` and six players, for ``make run``."""
+"""Load the demo club (idempotent): a staff ``admin`` and six players, for ``make run``.
+
+Then each app's own demo data: an app with a ``demo`` module gives it through
+``demo_load(out=...)`` (the club names no app here).
+"""
 
 from datetime import timedelta
 from decimal import Decimal
+from importlib import import_module
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
+from django.utils.module_loading import module_has_submodule
 
 from club import selectors, services
 from club.models import Account, MatchResult, SourceKind, Transaction
@@ -57,6 +64,9 @@ class Command(BaseCommand):
                 )
                 created += 1
         self._demo_books()
+        for config in apps.get_app_configs():
+            if module_has_submodule(config.module, "demo"):
+                import_module(f"{config.name}.demo").demo_load(out=self.stdout)
         self.stdout.write(f"Demo club ready ({created} accounts created). Log in as:")
         for username, password, name, staff in accounts:
             role = "staff" if staff else "player"

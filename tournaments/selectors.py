@@ -200,9 +200,8 @@ def tournament_draw(*, tournament: Tournament) -> dict[str, Any]:
 
 
 def tournament_versions(keys: Collection[str]) -> dict[str, int]:
-    """The live channel's versions of the tournaments named by id (unknown ids left out)."""
-    ids = [int(key) for key in keys if key.isascii() and key.isdigit()]
-    return {
-        str(pk): version
-        for pk, version in Tournament.objects.filter(pk__in=ids).values_list("pk", "version")
-    }
+    """The live channel's versions of the tournaments named by id (unknown ids, and
+    keys that cannot be an id, left out)."""
+    ids = {int(key): key for key in keys if key.isascii() and key.isdigit() and len(key) < 19}
+    rows = Tournament.objects.filter(pk__in=list(ids)).values_list("pk", "version")
+    return {ids[pk]: version for pk, version in rows}

@@ -14,52 +14,11 @@ tables keep what it needs between requests, and what happened:
   the sums of the points rows.
 """
 
-from typing import Any
-
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from club import money
-from club.models import Player, Recorded, Transaction
-
-
-class GameImmutable(Exception):
-    """Raised on any attempt to change or delete a recorded chouette game or its points."""
-
-
-APPEND_ONLY = _("A chouette's games are append-only: undo a game with a reversing game.")
-
-
-class AppendOnlyQuerySet(models.QuerySet[Any]):
-    """Rows are added, never updated or deleted in bulk."""
-
-    def update(self, **kwargs: Any) -> int:
-        raise GameImmutable(APPEND_ONLY)
-
-    def delete(self) -> tuple[int, dict[str, int]]:
-        raise GameImmutable(APPEND_ONLY)
-
-    delete.queryset_only = True  # type: ignore[attr-defined]  # Django's own flag on delete
-
-    def bulk_update(self, objs: Any, *args: Any, **kwargs: Any) -> int:
-        raise GameImmutable(APPEND_ONLY)
-
-
-class AppendOnlyModel(models.Model):
-    """A row written once and never updated or deleted."""
-
-    objects = AppendOnlyQuerySet.as_manager()
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise GameImmutable(APPEND_ONLY)
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise GameImmutable(APPEND_ONLY)
+from club.models import AppendOnlyModel, Player, Recorded, Transaction
 
 
 class Chouette(Recorded):
@@ -223,6 +182,10 @@ class ChouetteGame(AppendOnlyModel, Recorded):
         verbose_name=_("undoes"),
     )
 
+    append_only_refusal = _(
+        "A chouette's games are append-only: undo a game with a reversing game."
+    )
+
     class Meta(Recorded.Meta):
         ordering = ["chouette", "number"]
         verbose_name = _("chouette game")
@@ -250,6 +213,10 @@ class GamePoints(AppendOnlyModel):
         Player, on_delete=models.PROTECT, related_name="chouette_points", verbose_name=_("player")
     )
     points = models.IntegerField(_("points"))
+
+    append_only_refusal = _(
+        "A chouette's games are append-only: undo a game with a reversing game."
+    )
 
     class Meta:
         ordering = ["game", "id"]

@@ -38,6 +38,13 @@ class ErrorOutput(serializers.Serializer[dict[str, Any]]):
         help_text=gettext_lazy('What went wrong, for programs: "invalid", "not_found"...')
     )
     detail = serializers.CharField(help_text=gettext_lazy("What went wrong, for people."))
+    reason = serializers.CharField(
+        required=False,
+        help_text=gettext_lazy(
+            'Why, more precisely, for programs: an illegal play\'s rule ("blocked_point", '
+            '"must_use_both_dice"...).'
+        ),
+    )
     # The body's key is "fields"; DRF takes declared fields off the class, so the
     # serializer's own ``fields`` is untouched.
     fields = serializers.DictField(  # type: ignore[assignment]
@@ -67,7 +74,8 @@ def error_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's exception handler, answering in the API's error shape."""
     if isinstance(exc, ServiceError):
-        return Response(error_body(exc.code, str(exc.message)), status=exc.status)
+        extra = {} if exc.reason is None else {"reason": exc.reason}
+        return Response(error_body(exc.code, str(exc.message), **extra), status=exc.status)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

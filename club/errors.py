@@ -10,12 +10,16 @@ from django.utils.translation import gettext_lazy as _
 
 
 class ServiceError(Exception):
+    """``reason``, when set, says more precisely why, for programs (an illegal play's
+    rule: ``blocked_point``, ``must_use_both_dice``...); the API answers it as ``reason``."""
+
     code = "invalid"
     status = 400
     default_message: str | Promise = _("The request is not valid.")
 
-    def __init__(self, message: str | Promise | None = None) -> None:
+    def __init__(self, message: str | Promise | None = None, *, reason: str | None = None) -> None:
         self.message = message if message is not None else self.default_message
+        self.reason = reason
         super().__init__(str(self.message))
 
 

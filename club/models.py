@@ -10,7 +10,7 @@ transaction sum to exactly zero, so all balances together always sum to exactly 
 """
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey
@@ -21,6 +21,9 @@ from django.utils.translation import gettext_lazy as _
 
 from club import money
 from club.ratings import START_EXPERIENCE, START_RATING
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class Player(models.Model):
@@ -58,39 +61,67 @@ class Player(models.Model):
 # The ledger ---------------------------------------------------------------------------
 
 
-class LedgerImmutable(Exception):
-    """Raised on any attempt to change or delete a posted transaction or leg."""
+class RowImmutable(Exception):
+    """Raised on any attempt to change or delete a row of an append-only table."""
 
 
-APPEND_ONLY = _("The ledger is append-only: post a reversing transaction instead.")
+class AppendOnlyQuerySet(models.QuerySet[Any]):
+    """Refuses bulk ``update()``, ``delete()`` and ``bulk_update()``: the table only grows."""
+
+    def _refuse(self) -> NoReturn:
+        raise RowImmutable(self.model.append_only_refusal)
+
+    def update(self, **kwargs: Any) -> int:
+        self._refuse()
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        self._refuse()
+
+    delete.queryset_only = True  # type: ignore[attr-defined]  # Django's own flag on delete
+
+    def bulk_update(self, objs: Iterable[Any], *args: Any, **kwargs: Any) -> int:
+        self._refuse()
+
+
+class AppendOnlyModel(models.Model):
+    """A row written once and never updated or deleted (the ledger, a game's action log,
+    a chouette's games); ``append_only_refusal`` tells the user what to do instead. On
+    PostgreSQL a trigger refuses the same however the row is written
+    (``club.migration_operations.RefuseChanges``)."""
+
+    append_only_refusal: "StrOrPromise"
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise RowImmutable(self.append_only_refusal)
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise RowImmutable(self.append_only_refusal)
+
+
 ONLY_LEDGER_POST = _("Only club.services.ledger_post writes the ledger.")
 
 
-class ImmutableQuerySet(models.QuerySet[Any]):
-    """A queryset that refuses bulk ``update()`` and ``delete()``: the ledger only grows."""
-
-    def update(self, **kwargs: Any) -> int:
-        raise LedgerImmutable(APPEND_ONLY)
-
-    def delete(self) -> tuple[int, dict[str, int]]:
-        raise LedgerImmutable(APPEND_ONLY)
-
-    delete.queryset_only = True  # type: ignore[attr-defined]  # Django's own flag on delete
+class LedgerQuerySet(AppendOnlyQuerySet):
+    """The ledger's rows, which only ``ledger_post`` creates, even in bulk."""
 
     def bulk_create(self, objs: Iterable[Any], *args: Any, **kwargs: Any) -> list[Any]:
         rows = list(objs)
         if not all(row._posting for row in rows):
-            raise LedgerImmutable(ONLY_LEDGER_POST)
+            raise RowImmutable(ONLY_LEDGER_POST)
         return super().bulk_create(rows, *args, **kwargs)
 
-    def bulk_update(self, objs: Iterable[Any], *args: Any, **kwargs: Any) -> int:
-        raise LedgerImmutable(APPEND_ONLY)
 
+class LedgerModel(AppendOnlyModel):
+    """A row of the books: written once, by ``ledger_post``, never updated or deleted."""
 
-class ImmutableModel(models.Model):
-    """A row written once, by ``ledger_post``, and never updated or deleted."""
-
-    objects = ImmutableQuerySet.as_manager()
+    append_only_refusal = _("The ledger is append-only: post a reversing transaction instead.")
+    objects: ClassVar[models.Manager[Any]] = LedgerQuerySet.as_manager()
     # Set by ``ledger_post`` on the rows it writes; any other writer is refused.
     _posting: bool = False
 
@@ -98,14 +129,9 @@ class ImmutableModel(models.Model):
         abstract = True
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise LedgerImmutable(APPEND_ONLY)
-        if not self._posting:
-            raise LedgerImmutable(ONLY_LEDGER_POST)
+        if self._state.adding and not self._posting:
+            raise RowImmutable(ONLY_LEDGER_POST)
         super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise LedgerImmutable(APPEND_ONLY)
 
 
 class Recorded(models.Model):
@@ -200,7 +226,7 @@ class SourceKind(models.TextChoices):
     OTHER = "other", _("other")
 
 
-class Transaction(ImmutableModel, Recorded):
+class Transaction(LedgerModel, Recorded):
     """One posting to the books: two or more legs whose amounts sum to exactly zero.
 
     Written only by ``club.services.ledger_post``, never updated or deleted: a correction
@@ -230,7 +256,7 @@ class Transaction(ImmutableModel, Recorded):
         return f"#{self.pk} {self.memo}"
 
 
-class Leg(ImmutableModel):
+class Leg(LedgerModel):
     """One side of a transaction: an amount added to one account's balance."""
 
     transaction = models.ForeignKey(
@@ -258,8 +284,8 @@ class Leg(ImmutableModel):
 class PaymentManager(models.Manager["Payment"]):
     """The payment transactions, as append-only as every other."""
 
-    def get_queryset(self) -> ImmutableQuerySet:
-        return ImmutableQuerySet(self.model, using=self._db).filter(kind=SourceKind.PAYMENT)
+    def get_queryset(self) -> LedgerQuerySet:
+        return LedgerQuerySet(self.model, using=self._db).filter(kind=SourceKind.PAYMENT)
 
 
 class Payment(Transaction):

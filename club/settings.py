@@ -225,6 +225,13 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 # Beat keeps its schedule file there whatever the broker (Redis included).
 (VAR_DIR / "celery").mkdir(parents=True, exist_ok=True)
+# Beat: every few seconds, apply the matches' timeouts whose task was lost (a worker that
+# was down catches up); an old sweep nobody ran is dropped, the next one does its work.
+CELERY_BEAT_SCHEDULE = {
+    "matches-sweep": {"task": "matches.sweep", "schedule": 5.0, "options": {"expires": 5.0}},
+}
+# The queue the matches' timeout tasks go to (None: Celery's default queue).
+MATCHES_TIMEOUT_QUEUE: str | None = None
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 

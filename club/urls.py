@@ -72,6 +72,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("", include("matches.urls")),
     path("api/", include(api_patterns)),
     # Whatever else starts with api/ (a newline in the path included).
     re_path(r"^api/", api_not_found),

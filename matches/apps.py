@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class MatchesConfig(AppConfig):
     name = "matches"
     verbose_name = _("Matches")
+
+    def ready(self) -> None:
+        from matches import live  # the models are loaded by now
+
+        live.register()

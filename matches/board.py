@@ -31,6 +31,7 @@ from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from backgammon.errors import GameOver, IllegalPlay, NotYourTurn
 from backgammon.game import Game, Phase
 from backgammon.moves import dice_for_roll
 from backgammon.position import BAR, Position
@@ -189,6 +190,40 @@ def picture_for(game: Game, side: int) -> Picture:
         cube=cube,
         viewer=side,
     )
+
+
+def landing_steps(game: Game) -> dict[int, dict[int, int]]:
+    """The single steps the side on roll may play next (T3): for each point it may move
+    from (its own numbering, 25 the bar), each landing point (0: borne off) with the die
+    that gets there, the smallest die when several would bear off. Only the steps that
+    can still be completed into a legal play of the roll (M5) are listed; none outside
+    the move phase, and none in the tavli games (the server's matches are backgammon)."""
+    if game.phase is not Phase.MOVE or game.options.variant.rules is not None:
+        return {}
+    board = game.position_for(game.on_roll)
+    assert isinstance(board, Position)
+    steps: dict[int, dict[int, int]] = {}
+    for origin in range(1, BAR + 2):
+        if not board.player[origin - 1]:
+            continue
+        for die in sorted(set(game.remaining_dice)):
+            try:
+                game.move_step(origin, die)
+            except (IllegalPlay, NotYourTurn, GameOver):
+                continue
+            steps.setdefault(origin, {}).setdefault(max(origin - die, 0), die)
+    return steps
+
+
+def can_confirm(game: Game) -> bool:
+    """The steps played this turn make a whole legal play (T3: the turn can be confirmed)."""
+    if game.phase is not Phase.MOVE or not game.pending:
+        return False
+    try:
+        game.confirm()
+    except (IllegalPlay, NotYourTurn, GameOver):
+        return False
+    return True
 
 
 # Drawing --------------------------------------------------------------------------------

@@ -8,20 +8,10 @@ playing through the same row, log, clock and version. ``Action`` is the append-o
 every game replays from (``manage.py matches_check``).
 """
 
-from collections.abc import Iterable
-from typing import Any
-
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from club.models import MatchResult, Player
-
-
-class LogImmutable(Exception):
-    """Raised on any attempt to change or delete a row of a game's action log."""
-
-
-APPEND_ONLY = _("A game's action log is append-only: its rows are never changed or deleted.")
+from club.models import AppendOnlyModel, MatchResult, Player
 
 
 class Phase(models.TextChoices):
@@ -111,22 +101,7 @@ class Seat(models.Model):
         return f"{self.table}: {self.player} ({self.side})"
 
 
-class AppendOnlyQuerySet(models.QuerySet[Any]):
-    """Refuses bulk ``update()``, ``delete()`` and ``bulk_update()``: the log only grows."""
-
-    def update(self, **kwargs: Any) -> int:
-        raise LogImmutable(APPEND_ONLY)
-
-    def delete(self) -> tuple[int, dict[str, int]]:
-        raise LogImmutable(APPEND_ONLY)
-
-    delete.queryset_only = True  # type: ignore[attr-defined]  # Django's own flag on delete
-
-    def bulk_update(self, objs: Iterable[Any], *args: Any, **kwargs: Any) -> int:
-        raise LogImmutable(APPEND_ONLY)
-
-
-class Action(models.Model):
+class Action(AppendOnlyModel):
     """One entry of a table's log: the core's action (``payload``, ``action_to_dict``)
     or, with ``kind`` ``start``, a game's opening (options and the opening rolls, ties
     included). ``seq`` counts from 0 within the game; ``turn_no`` is the table's after the
@@ -153,7 +128,9 @@ class Action(models.Model):
     payload = models.JSONField(_("payload"))
     at = models.DateTimeField(_("at"))
 
-    objects = AppendOnlyQuerySet.as_manager()
+    append_only_refusal = _(
+        "A game's action log is append-only: its rows are never changed or deleted."
+    )
 
     class Meta:
         ordering = ["table", "game_number", "seq"]
@@ -167,14 +144,6 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} #{self.game_number}.{self.seq} {self.kind}"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise LogImmutable(APPEND_ONLY)
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise LogImmutable(APPEND_ONLY)
 
 
 class Match(models.Model):

@@ -9,7 +9,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from backgammon import dice as core_dice
-from backgammon.game import Game, GameOptions, Opening, action_from_dict
+from backgammon.game import Game, GameOptions, Opening, Phase, action_from_dict
 from backgammon.gnubg_ids import match_id, position_id
 from backgammon.match import MatchState, match_key
 from backgammon.matfile import MatchRecord, export_mat
@@ -20,9 +20,14 @@ from matches import clocks
 from matches.models import Action, Match, PlaySettings, Table
 
 
+def match_queryset() -> QuerySet[Match]:
+    """Matches with what ``match_detail`` reads joined in: a fixed number of queries."""
+    return Match.objects.select_related("creator__user", "opponent__user", "table")
+
+
 def match_list(*, player: Player | None = None, status: str | None = None) -> QuerySet[Match]:
     """Matches, newest first; ``player``: those they play in or are invited to."""
-    matches = Match.objects.select_related("creator__user", "opponent__user", "table")
+    matches = match_queryset()
     if player is not None:
         matches = matches.filter(Q(creator=player) | Q(opponent=player))
     if status:
@@ -63,15 +68,18 @@ def players(match: Match) -> list[str]:
     return names
 
 
-def match_clock(match: Match, *, now: dt.datetime | None = None) -> dict[str, Any]:
+def match_clock(
+    match: Match, *, now: dt.datetime | None = None, game: Game | None = None
+) -> dict[str, Any]:
     """API.md's ``clock``: each player's time left (seconds; the side acting: delay and
-    reserve left together, counting down; the other: its reserve) and the deadline."""
+    reserve left together, counting down; the other: its reserve) and the deadline.
+    ``game``: the table's game, when the caller has read it already."""
     table = match.table
     names = players(match)
     if table.delay is None or len(names) < 2:
         return {**{name: None for name in names}, "deadline": None}
     now = now or timezone.now()
-    game = table_game(table)
+    game = game or table_game(table)
     acting = game.turn if game is not None and table.deadline is not None else None
     left: dict[str, Any] = {}
     for side, name in enumerate(names):
@@ -86,13 +94,19 @@ def match_clock(match: Match, *, now: dt.datetime | None = None) -> dict[str, An
 
 
 def match_detail(match: Match, *, now: dt.datetime | None = None) -> dict[str, Any]:
-    """The match as API.md's ``GET /api/matches/{id}/`` answers it (plus ``version``,
-    ``topic``, ``ended_by``, ``pip_counts`` and ``pending`` for the pages). Never the
-    server seed."""
+    """The match as API.md's ``GET /api/matches/{id}/`` answers it, plus, for the pages:
+    ``version`` and ``topic`` (the live channel's), ``rated``, ``stake``, ``options``,
+    ``ended_by``, ``open`` (an open challenge still waiting), ``pip_counts``; and in
+    ``game``: ``pending`` (steps not yet confirmed), ``remaining_dice``, ``can_double``
+    (the side on turn may double now), ``resignation`` (the value on offer). Never the
+    server seed. Read the match through ``match_queryset()``: no further queries."""
     table = match.table
     state = match_state(match)
     names = players(match)
-    winner = match.winner.username if match.winner_id and match.winner else None
+    winner = None
+    if match.winner_id is not None:
+        winner = names[0] if match.winner_id == match.creator_id else names[1]
+    game = table_game(table)
     body: dict[str, Any] = {
         "id": match.pk,
         "status": str(match.status),
@@ -107,11 +121,12 @@ def match_detail(match: Match, *, now: dt.datetime | None = None) -> dict[str, A
         "crawford": False,
         "dice_commitment": match.commitment,
         "game": None,
-        "clock": match_clock(match, now=now),
+        "clock": match_clock(match, now=now, game=game),
         "version": table.version,
         "topic": f"table:{table.pk}",
+        "open": match.status == Match.Status.INVITED and match.opponent_id is None,
+        "pip_counts": None,
     }
-    game = table_game(table)
     if game is None or len(names) < 2:
         return body
     body["crawford"] = game.options.crawford
@@ -132,11 +147,21 @@ def match_detail(match: Match, *, now: dt.datetime | None = None) -> dict[str, A
         "match_id": match_id(match_key(replace(state, score=game_start), game)),
         "legal_plays": [format_play(play.steps) for play in game.legal_plays()],
         "pending": [format_play([step]) for step in game.pending_steps],
-        "pip_counts": {
-            name: pips for name, pips in zip(names, _pips(game.position_for(0)), strict=True)
-        },
+        "remaining_dice": list(game.remaining_dice),
+        "can_double": turn is not None and game.phase is Phase.ROLL and can_double(game, turn),
+        "resignation": None
+        if game.phase is not Phase.RESIGN_OFFERED or game.resignation is None
+        else game.resignation.value,
     }
+    body["pip_counts"] = dict(zip(names, _pips(game.position_for(0)), strict=True))
     return body
+
+
+def can_double(game: Game, side: int) -> bool:
+    """``side`` may double now if it is on roll: the cube is in play in this game (not
+    the Crawford game, P2) and centred or its own, below the maximum (C1, C2)."""
+    options = game.options
+    return options.cube_allowed and not options.crawford and game.cube.can_offer(side)
 
 
 def _pips(board: object) -> tuple[int, int]:

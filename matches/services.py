@@ -48,7 +48,7 @@ from club import services as club_services
 from club.errors import Conflict, Forbidden, Invalid
 from club.models import MatchResult, Player, SourceKind
 from club.services import LegSpec
-from matches import clocks
+from matches import clocks, selectors
 from matches.errors import IllegalPlay, NotYourTurn, StaleTurn
 from matches.models import Action, Match, PlaySettings, Seat, Table
 from matches.models import Phase as TablePhase
@@ -200,6 +200,7 @@ def _locked(match: Match) -> tuple[Match, Table]:
         .select_related("creator__user", "opponent__user")
         .get(pk=match.pk)
     )
+    locked.table = table  # the caller reads the table as this request leaves it
     return locked, table
 
 
@@ -218,12 +219,6 @@ def match_accept(*, match: Match, player: Player, seed: str = "") -> Match:
     match.status = Match.Status.PLAYING
     match.started_at = work.now
     match.client_seed = core_dice.make_client_seed(match.client_seed, _seed(seed))
-    Seat.objects.bulk_create(
-        [
-            Seat(table=table, side=0, player_id=match.creator_id),
-            Seat(table=table, side=1, player=player),
-        ]
-    )
     table.status = Table.Status.PLAYING
     work.players = (match.creator, player)
     spec = clocks.clock_spec(match.clock)
@@ -231,6 +226,12 @@ def match_accept(*, match: Match, player: Player, seed: str = "") -> Match:
     _start_game(work)
     _settle(work)
     _save(work)
+    Seat.objects.bulk_create(
+        [
+            Seat(table=table, side=0, player_id=match.creator_id),
+            Seat(table=table, side=1, player=player),
+        ]
+    )
     return match
 
 
@@ -276,6 +277,7 @@ class _Work:
     game_at_start: int = 0
     settings: dict[int, PlaySettings] = field(default_factory=dict)
     seen_version: int = 0
+    ended: Game | None = None  # the game that ended in this request, with its history
 
     def __post_init__(self) -> None:
         self.seen_version = self.table.version
@@ -480,6 +482,7 @@ def table_timeout(*, table_id: int, turn_no: int) -> bool:
         .select_related("creator__user", "opponent__user")
         .get(table=table)
     )
+    match.table = table
     work = _Work(match=match, table=table, now=now)
     work.players = (match.creator, match.opponent) if match.opponent else None
     game = _game(work)
@@ -557,6 +560,8 @@ def _record(work: _Work, after: Game, *, actor: Player | None, by_server: bool =
         )
         table.log_seq += 1
     work.game = replace(after, history=())
+    if after.over:
+        work.ended = after  # with its last actions: MatchState reads a forfeit there
     table.turn_no = turn_no
 
 
@@ -606,11 +611,6 @@ def _settings(work: _Work, side: int) -> PlaySettings:
     return work.settings[side]
 
 
-def _can_double(game: Game, side: int) -> bool:
-    options = game.options
-    return options.cube_allowed and not options.crawford and game.cube.can_offer(side)
-
-
 def _settle(work: _Work) -> None:
     """What follows the action: a finished game scored and the next begun (or the match
     ended), and the rolls and forced plays the players' settings ask the server to make
@@ -618,13 +618,13 @@ def _settle(work: _Work) -> None:
     for _step in range(MAX_SERVER_ACTIONS):
         game = _game(work)
         if game.over:
-            if not _game_over(work):
+            if work.ended is None or not _game_over(work):
                 break
             continue
         side = game.turn
         assert side is not None
         wants = _settings(work, side)
-        if game.phase is Phase.ROLL and wants.auto_roll and not _can_double(game, side):
+        if game.phase is Phase.ROLL and wants.auto_roll and not selectors.can_double(game, side):
             stream = _stream(work)
             after = game.roll(stream.roll())
             work.table.dice_used = stream.used
@@ -642,8 +642,9 @@ def _settle(work: _Work) -> None:
 
 def _game_over(work: _Work) -> bool:
     """Score the game just ended; True if the next game has started."""
-    game, state = _game(work), work.state
-    assert state is not None
+    game, state = work.ended, work.state
+    assert state is not None and game is not None
+    work.ended = None
     if game.result is Result.FORFEIT:
         state = state.apply_forfeit(game)
     else:
@@ -835,5 +836,5 @@ def _schedule(table_id: int, turn_no: int, eta: datetime) -> None:
         TIMEOUT_TASK,
         args=[table_id, turn_no],
         eta=eta,
-        queue=getattr(settings, "MATCHES_TIMEOUT_QUEUE", None),
+        queue=settings.MATCHES_TIMEOUT_QUEUE,
     )

@@ -5,14 +5,14 @@ from celery import shared_task
 from matches import services
 
 
-@shared_task(name=services.TIMEOUT_TASK)
+@shared_task(name=services.TIMEOUT_TASK, ignore_result=True)
 def table_timeout(table_id: int, turn_no: int) -> bool:
     """Apply the timeout of turn ``turn_no`` if the table is still at it and its deadline
     has passed (a late or repeated task does nothing)."""
     return services.table_timeout(table_id=table_id, turn_no=turn_no)
 
 
-@shared_task(name="matches.sweep")
+@shared_task(name="matches.sweep", ignore_result=True)
 def sweep() -> int:
     """Apply every timeout that is due whose task was lost (run by beat every few seconds)."""
     return services.tables_sweep()

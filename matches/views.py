@@ -1,8 +1,291 @@
-"""Match pages."""
+"""Match pages: the lobby, the board, the play settings, the dice check.
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+The lobby and the settings post Django forms to these views, which call the services;
+the board page is drawn here (the SVG of ``matches.board`` and the match's state) and
+its script acts through the JSON API with the session, re-fetching the board fragment
+(``play_table``) when the live channel says the table moved (docs/play.md).
+"""
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from backgammon.dice import ALGORITHM
+from club import selectors as club_selectors
+from club.auth import member
+from club.errors import ServiceError
+from club.models import Player
+from matches import board, clocks, selectors, services
+from matches.models import Match, PlaySettings
+
+CLOCK_CHOICES = [
+    ("none", gettext_lazy("No clock")),
+    ("standard", gettext_lazy("Standard: 12 s a move, 2 minutes a point")),
+    ("blitz", gettext_lazy("Blitz: 8 s a move, 20 s a point")),
+    ("correspondence", gettext_lazy("Correspondence: 48 hours a move")),
+]
+assert [value for value, _label in CLOCK_CHOICES] == list(clocks.PRESETS)
+SHORT_CLOCK_NAMES = [
+    ("none", gettext_lazy("none")),
+    ("standard", gettext_lazy("standard")),
+    ("blitz", gettext_lazy("blitz")),
+    ("correspondence", gettext_lazy("correspondence")),
+]
 
 
-def play(request: HttpRequest) -> HttpResponse:
-    return render(request, "matches/play.html")
+class MatchForm(forms.Form):
+    """The lobby's new match: an invitation to one player, or an open challenge."""
+
+    opponent = forms.CharField(
+        label=gettext_lazy("Opponent"),
+        required=False,
+        max_length=150,
+        help_text=gettext_lazy(
+            "A username; leave it empty for an open challenge any member may accept."
+        ),
+    )
+    length = forms.IntegerField(
+        label=gettext_lazy("Points"),
+        min_value=0,
+        max_value=64,
+        initial=5,
+        help_text=gettext_lazy("0 for a money session."),
+    )
+    rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=True)
+    clock = forms.ChoiceField(label=gettext_lazy("Clock"), choices=CLOCK_CHOICES, initial="none")
+    stake = forms.DecimalField(
+        label=gettext_lazy("Stake per point"),
+        required=False,
+        min_value=0,
+        max_digits=8,
+        decimal_places=2,
+        help_text=gettext_lazy("Money sessions only."),
+    )
+
+
+def _viewer(request: HttpRequest) -> Player:
+    return member(request.user).player
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def play(request: HttpRequest) -> HttpResponseBase:
+    """The lobby: a new match, the invitations and open challenges to answer, the
+    player's own matches and every match being played now (to watch)."""
+    me = _viewer(request)
+    form = MatchForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            match = _create(me, form.cleaned_data)
+        except ServiceError as error:
+            form.add_error(None, str(error.message))
+        else:
+            if match.opponent is None:
+                messages.success(request, _("Your open challenge is in the lobby."))
+            else:
+                messages.success(
+                    request,
+                    _("%(name)s is invited to your match.") % {"name": match.opponent.username},
+                )
+            return redirect("play")
+    mine = list(selectors.match_list(player=me).exclude(status=Match.Status.DECLINED)[:30])
+    challenges = list(selectors.open_challenges().exclude(creator=me)[:50])
+    live = list(selectors.live_matches()[:50])
+    for match in [*mine, *challenges, *live]:
+        match.clock_label = _clock_label(match.clock)  # type: ignore[attr-defined]
+    context = {
+        "form": form,
+        "invitations": [m for m in mine if m.status == Match.Status.INVITED and m.opponent == me],
+        "sent": [m for m in mine if m.status == Match.Status.INVITED and m.creator == me],
+        "challenges": challenges,
+        "playing": [m for m in mine if m.status == Match.Status.PLAYING],
+        "finished": [m for m in mine if m.status == Match.Status.FINISHED][:10],
+        "live": live,
+    }
+    return render(request, "matches/play.html", context)
+
+
+def _clock_label(clock: Any) -> str:
+    """A match's clock in the lobby's words: the preset's name, or the custom times."""
+    if isinstance(clock, dict):
+        return _("%(delay)d s a move, %(reserve)d s in reserve") % {
+            "delay": clock.get("delay", 0),
+            "reserve": clock.get("reserve", 0),
+        }
+    return str(dict(SHORT_CLOCK_NAMES).get(clock, clock))
+
+
+def _create(me: Player, data: dict[str, Any]) -> Match:
+    opponent = club_selectors.player_get(username=data["opponent"]) if data["opponent"] else None
+    return services.match_create(
+        creator=me,
+        opponent=opponent,
+        length=data["length"],
+        rated=data["rated"],
+        clock=data["clock"],
+        stake=data["stake"],
+    )
+
+
+def _match_or_404(pk: int) -> Match:
+    match = selectors.match_list().filter(pk=pk).first()
+    if match is None:
+        raise Http404(_("There is no match %(id)s.") % {"id": pk})
+    return match
+
+
+@login_required
+@require_POST
+def play_answer(request: HttpRequest, pk: int, answer: str) -> HttpResponseBase:
+    """Accept or decline an invitation, accept an open challenge, withdraw one's own."""
+    match = _match_or_404(pk)
+    try:
+        if answer == "accept":
+            match = services.match_accept(match=match, player=_viewer(request))
+            return redirect("play-match", pk=match.pk)
+        services.match_decline(match=match, player=_viewer(request))
+    except ServiceError as error:
+        messages.error(request, str(error.message))
+    return redirect("play")
+
+
+def _home(settings: PlaySettings, game_number: int) -> board.Home:
+    """The side of the viewer's home board (B4), switched every other game if asked."""
+    home: board.Home = "left" if settings.home_board == PlaySettings.HomeBoard.LEFT else "right"
+    if settings.switch_sides and game_number % 2 == 0:
+        home = "right" if home == "left" else "left"
+    return home
+
+
+def _table_context(match: Match, me: Player) -> dict[str, Any]:
+    """Everything the board fragment shows, from ``me``'s side (a watcher: the first
+    player's), and the state its script reads."""
+    detail = selectors.match_detail(match)
+    names = detail["players"]
+    side = names.index(me.username) if me.username in names else None
+    view = side or 0
+    game = selectors.table_game(match.table)
+    info = detail["game"]
+    my_turn = side is not None and info is not None and info["turn"] == me.username
+    svg = ""
+    if game is not None and len(names) == 2:
+        home = _home(selectors.play_settings(player=me), info["number"] if info else 1)
+        picture = board.picture_for(game, view)
+        svg = board.board_svg(picture, home=home, names=(names[view], names[1 - view]))
+    steps = board.landing_steps(game) if my_turn and game is not None else {}
+    state = {
+        "version": detail["version"],
+        "topic": detail["topic"],
+        "turn_no": info["turn_no"] if info else None,
+        "phase": info["phase"] if info else None,
+        "my_turn": my_turn,
+        "steps": steps,
+        "clock": detail["clock"],
+        "turn": info["turn"] if info else None,
+    }
+    return {
+        "match": match,
+        "detail": detail,
+        "game": info,
+        "board": mark_safe(svg),  # board_svg escapes every name it draws
+        "side": side,
+        "watching": side is None,
+        "my_turn": my_turn,
+        "opponent": None if side is None or len(names) < 2 else names[1 - side],
+        "can_confirm": my_turn and game is not None and board.can_confirm(game),
+        "can_double": my_turn and game is not None and _may_double(detail, me),
+        "beavers": bool(match.options.get("beavers")),
+        "state": state,
+        "api": f"/api/matches/{match.pk}/",
+        "clocks": [(name, detail["clock"].get(name)) for name in names],
+    }
+
+
+def _may_double(detail: dict[str, Any], me: Player) -> bool:
+    """Whether the Double button is offered: on roll, not in the Crawford game, the cube
+    centred or the player's own (the server decides; this only hides a useless button)."""
+    game = detail["game"]
+    owner = game["cube"]["owner"]
+    return game["phase"] == "roll" and not detail["crawford"] and owner in (None, me.username)
+
+
+@login_required
+def play_match(request: HttpRequest, pk: int) -> HttpResponse:
+    """The board page: players play, any member watches (read-only)."""
+    match = _match_or_404(pk)
+    context = _table_context(match, _viewer(request))
+    context["fragment_url"] = reverse("play-table", kwargs={"pk": match.pk})
+    return render(request, "matches/match.html", context)
+
+
+@never_cache
+@login_required
+def play_table(request: HttpRequest, pk: int) -> HttpResponse:
+    """The board fragment the page swaps in when the table moves."""
+    match = _match_or_404(pk)
+    return render(request, "matches/_table.html", _table_context(match, _viewer(request)))
+
+
+class PlaySettingsForm(forms.ModelForm[PlaySettings]):
+    class Meta:
+        model = PlaySettings
+        fields = ["auto_roll", "auto_play_forced", "home_board", "switch_sides"]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def play_settings(request: HttpRequest) -> HttpResponseBase:
+    """A player's settings at the board (T4, B4)."""
+    me = _viewer(request)
+    current = selectors.play_settings(player=me)
+    form = PlaySettingsForm(request.POST if request.method == "POST" else None, instance=current)
+    if request.method == "POST" and form.is_valid():
+        services.play_settings_update(player=me, **form.cleaned_data)
+        messages.success(request, _("Your play settings are saved."))
+        return redirect("play-settings")
+    return render(request, "matches/settings.html", {"form": form})
+
+
+# The dice check shown on /play/dice/: plain Python, the standard library only, run as
+# written by tests/matches/test_dice_page.py against a revealed record.
+DICE_CHECK_CODE = """\
+import hashlib, hmac, json
+
+record = json.load(open("record.json"))
+seed = bytes.fromhex(record["server_seed"])
+assert hashlib.sha256(seed).hexdigest() == record["commitment"], "not the committed seed"
+
+def dice(seed, client_seed):
+    block = 0
+    while True:
+        message = f"{client_seed}:{block}".encode()
+        for byte in hmac.new(seed, message, hashlib.sha256).digest():
+            if byte < 252:
+                yield byte % 6 + 1
+        block += 1
+
+stream = dice(seed, record["client_seed"])
+for number, roll in enumerate(record["rolls"]):
+    assert roll == [next(stream), next(stream)], f"roll {number} is not {roll}"
+print(len(record["rolls"]), "rolls follow from the seeds")
+"""
+
+
+def dice(request: HttpRequest) -> HttpResponse:
+    """How anyone checks the dice of a finished match (algorithm ``hmac-sha256-v1``)."""
+    context = {
+        "algorithm": ALGORITHM,
+        "check_code": DICE_CHECK_CODE,
+        "dice_path": "/api/matches/<id>/dice/",
+    }
+    return render(request, "matches/dice.html", context)

@@ -16,3 +16,8 @@ STORAGES = {
 }
 # The API fuzzer (tests/test_api_contract.py) calls the WSGI application as "localhost".
 ALLOWED_HOSTS = [*ALLOWED_HOSTS, "localhost"]  # noqa: F405
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A file, as make run's: the threads of one test (tests/matches/test_concurrency.py)
+    # then wait for each other's locks as the web and worker processes do; SQLite's
+    # shared in-memory database refuses a locked table at once instead of waiting.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-club.sqlite3")}  # noqa: F405

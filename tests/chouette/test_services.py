@@ -10,10 +10,10 @@ from django.db import DatabaseError, connection, transaction
 from backgammon.chouette import roll_for_order
 from backgammon.dice import DiceStream, commitment
 from chouette import selectors, services
-from chouette.models import Chouette, ChouetteGame, GameImmutable, GamePoints
+from chouette.models import Chouette, ChouetteGame, GamePoints
 from club import selectors as club_selectors
 from club.errors import Conflict, Forbidden, Invalid
-from club.models import SourceKind, Transaction
+from club.models import RowImmutable, SourceKind, Transaction
 from tests.chouette.conftest import member
 
 pytestmark = pytest.mark.django_db
@@ -396,13 +396,13 @@ def test_h13_a_game_before_a_join_or_leave_cannot_be_undone(open_chouette, membe
 def test_games_and_their_points_are_append_only(open_chouette):
     chouette = open_chouette("alice", "bob", "carol", "dave")
     game = record(chouette, "box", "single", member("bob"), member("carol"), member("dave"))
-    with pytest.raises(GameImmutable):
+    with pytest.raises(RowImmutable):
         game.save()
-    with pytest.raises(GameImmutable):
+    with pytest.raises(RowImmutable):
         game.delete()
-    with pytest.raises(GameImmutable):
+    with pytest.raises(RowImmutable):
         ChouetteGame.objects.filter(pk=game.pk).update(number=9)
-    with pytest.raises(GameImmutable):
+    with pytest.raises(RowImmutable):
         GamePoints.objects.all().delete()
 
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from club import money, selectors, services
 from club.errors import Conflict, Forbidden, Invalid
-from club.models import Account, LedgerImmutable, Leg, Player, SourceKind, Transaction
+from club.models import Account, Leg, Player, RowImmutable, SourceKind, Transaction
 from club.parties import CLUB
 from tests.factories import leg
 
@@ -271,22 +271,22 @@ def test_legs_and_transactions_cannot_be_updated_or_deleted_through_the_orm(make
     posted = post([(alice, D("3.00")), (CLUB, D("-3.00"))])
     leg = posted.legs.first()
     leg.amount = D("4.00")
-    with pytest.raises(LedgerImmutable):
+    with pytest.raises(RowImmutable):
         leg.save()
-    with pytest.raises(LedgerImmutable):
+    with pytest.raises(RowImmutable):
         leg.delete()
-    with pytest.raises(LedgerImmutable):
+    with pytest.raises(RowImmutable):
         Leg.objects.filter(pk=leg.pk).update(amount=D("4.00"))
-    with pytest.raises(LedgerImmutable):
+    with pytest.raises(RowImmutable):
         Leg.objects.all().delete()
     posted.memo = "changed"
-    with pytest.raises(LedgerImmutable):
+    with pytest.raises(RowImmutable):
         posted.save()
-    with pytest.raises(LedgerImmutable):
+    with pytest.raises(RowImmutable):
         posted.delete()
-    with pytest.raises(LedgerImmutable):
+    with pytest.raises(RowImmutable):
         Transaction.objects.update(memo="changed")
-    with pytest.raises(LedgerImmutable):
+    with pytest.raises(RowImmutable):
         Leg.objects.bulk_update([leg], ["amount"])
     assert Leg.objects.get(pk=leg.pk).amount == D("3.00")
     assert Transaction.objects.get(pk=posted.pk).memo == "test posting"
@@ -296,11 +296,11 @@ def test_only_ledger_post_writes_the_ledger(make_player):
     alice = make_player("alice")
     posted = post([(alice, D("3.00")), (CLUB, D("-3.00"))])
     account = services.account_open_for_player(player=alice)
-    with pytest.raises(LedgerImmutable):
+    with pytest.raises(RowImmutable):
         Leg.objects.create(transaction=posted, account=account, amount=D("1.00"))
-    with pytest.raises(LedgerImmutable):
+    with pytest.raises(RowImmutable):
         Leg.objects.bulk_create([Leg(transaction=posted, account=account, amount=D("1.00"))])
-    with pytest.raises(LedgerImmutable):
+    with pytest.raises(RowImmutable):
         Transaction.objects.create(at=timezone.now(), memo="sneaky", kind="other")
     assert Leg.objects.count() == 2
 

@@ -6,8 +6,6 @@ asked for must really be there: these tests fail, never skip, when it is not.
 """
 
 import os
-import subprocess
-import uuid
 from datetime import datetime, timedelta
 
 import pytest
@@ -16,8 +14,8 @@ from django.db import connection
 from django.utils import timezone
 
 from club import health
-from club.management.commands.runclub import service_commands
 from club.tasks import ping
+from tests.integration.worker import worker_process
 
 
 @pytest.mark.django_db
@@ -37,25 +35,8 @@ def test_the_broker_asked_for_is_reachable():
 @pytest.fixture
 def celery_worker_process():
     """A real worker process (the command make run and docker-compose use) on its own queue."""
-    queue = f"test-{uuid.uuid4().hex[:12]}"
-    command = service_commands("127.0.0.1:0")["worker"] + ["--queues", queue, "--pool", "solo"]
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings"}
-    worker = subprocess.Popen(
-        command,
-        cwd=settings.BASE_DIR,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
+    with worker_process() as queue:
         yield queue
-    finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
 
 
 @pytest.mark.integration

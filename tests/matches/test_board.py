@@ -2,6 +2,7 @@
 and the cube show, from either side, with the home board on either side (B1, B4), and
 the tavli boards (plakoto's pins, fevga's starts, acey-deucey's waiting checkers)."""
 
+import dataclasses
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -16,6 +17,8 @@ from matches.board import (
     THEM,
     WIDTH,
     board_svg,
+    can_confirm,
+    landing_steps,
     picture_for,
     picture_from_position,
     picture_from_tavli,
@@ -235,3 +238,23 @@ def test_the_opening_of_a_tavli_game_waits_for_a_roll_without_dice():
         ("6", False),
         ("5", False),
     ]
+
+
+def test_t3_m5_landing_steps_lead_only_to_legal_plays():
+    game = opening_game()  # 3-1 from the start
+    steps = landing_steps(game)
+    assert steps[8] == {5: 3, 7: 1} and steps[6] == {3: 3, 5: 1} and steps[24] == {21: 3, 23: 1}
+    assert 25 not in steps and 2 not in steps
+    after = game.move_step(8, 3)
+    assert landing_steps(after)[6] == {5: 1} and not can_confirm(game) and not can_confirm(after)
+    assert can_confirm(after.move_step(6, 1))
+    assert landing_steps(after.move_step(6, 1).confirm()) == {}  # the other side rolls now
+
+
+def test_e1_f4_from_the_bar_first_and_bearing_off_with_the_smallest_die():
+    on_bar = Position(board_from_points({25: 1, 6: 14}), board_from_points({24: 15}))
+    game = Game.start(GameOptions(), [(5, 3)])
+    assert set(landing_steps(dataclasses.replace(game, board=on_bar))) == {25}
+    home = Position(board_from_points({2: 1, 1: 1}), board_from_points({24: 15}))
+    # Both dice bear off from 2; from 1 only once 2 is empty (F4).
+    assert landing_steps(dataclasses.replace(game, board=home)) == {2: {0: 3}}

@@ -234,3 +234,39 @@ def test_the_log_replays_to_the_stored_state(alice, bob):
     assert selectors.tables_check() == []
     games = selectors.match_games(match)
     assert games[-1].over
+
+
+def test_the_match_body_says_what_the_pages_need(alice, bob, carol):
+    challenge = services.match_create(creator=carol, opponent=None, length=1)
+    body = selectors.match_detail(challenge)
+    assert body["open"] is True and body["game"] is None
+    assert body["clock"] == {"carol": None, "deadline": None}
+    match = start(alice, bob, length=5)
+    body = selectors.match_detail(match)
+    assert body["open"] is False and body["pip_counts"] == {"alice": 167, "bob": 167}
+    game = body["game"]
+    assert game["can_double"] is False  # after the opening roll, the mover has rolled
+    assert sorted(game["remaining_dice"]) == sorted(game["dice"])
+    match = act(match, on_turn(match, alice, bob), "move", play=game["legal_plays"][0])
+    assert game_of(match)["can_double"] is True
+    match = act(match, on_turn(match, alice, bob), "resign", value="gammon")
+    assert game_of(match)["resignation"] == "gammon"
+
+
+def test_an_action_reads_and_writes_as_much_late_in_a_match_as_early(alice, bob):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    match = start(alice, bob, length=7)
+    counts = []
+    for _ in range(30):
+        player = on_turn(match, alice, bob)
+        if game_of(match)["phase"] != "roll":
+            match = act(match, player, "move", play=game_of(match)["legal_plays"][-1])
+            continue
+        with CaptureQueriesContext(connection) as queries:
+            match = act(match, player, "roll")
+        counts.append(len(queries))
+        if game_of(match)["number"] > 1:
+            break
+    assert len(counts) > 5 and len(set(counts)) == 1, counts

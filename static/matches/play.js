@@ -1,0 +1,147 @@
+// The board page (docs/play.md): acts through the JSON API with the session, listens on
+// the live channel (GET /api/live/, long polling) and swaps in the board fragment the
+// server draws whenever the table's version moves. No strings of its own: every text
+// shown comes from the server, in the reader's language.
+(function () {
+  "use strict";
+  const area = document.getElementById("table-area");
+  if (!area) return;
+  const csrf = document.querySelector("input[name=csrfmiddlewaretoken]").value;
+  let state = readState();
+  let selected = null;
+  let clockBase = performance.now();
+
+  function readState() {
+    return JSON.parse(document.getElementById("table-state").textContent);
+  }
+
+  function sleep(ms) {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+
+  function showError(text) {
+    const box = document.getElementById("play-error");
+    if (!box) return;
+    box.textContent = text || "";
+    box.hidden = !text;
+  }
+
+  // Fetch the board fragment again and put it in place of the old one.
+  let refreshing = null;
+  function refresh() {
+    if (!refreshing) {
+      refreshing = fetch(area.dataset.fragment, { credentials: "same-origin", cache: "no-store" })
+        .then((response) => (response.ok ? response.text() : Promise.reject(response)))
+        .then((html) => {
+          area.innerHTML = html;
+          state = readState();
+          selected = null;
+          clockBase = performance.now();
+          tickClocks();
+        })
+        .finally(() => {
+          refreshing = null;
+        });
+    }
+    return refreshing;
+  }
+
+  async function act(action, body) {
+    showError("");
+    const response = await fetch(area.dataset.api + action + "/", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify(Object.assign({ turn_no: state.turn_no }, body || {})),
+    });
+    if (!response.ok) {
+      const error = await response.json().catch(() => ({ detail: response.statusText }));
+      await refresh();
+      showError(error.detail);
+      return;
+    }
+    await refresh();
+  }
+
+  // The live channel: held until the table moves; a client back from sleep is answered at
+  // once with the current version, so it catches up with one fetch.
+  async function listen() {
+    const lost = document.getElementById("live-lost");
+    for (;;) {
+      const query = new URLSearchParams({ topic: state.topic, since: state.version, wait: 25 });
+      try {
+        const response = await fetch(area.dataset.live + "?" + query, {
+          credentials: "same-origin",
+          cache: "no-store",
+        });
+        if (!response.ok) throw response;
+        lost.hidden = true;
+        const answer = await response.json();
+        if (answer.version > state.version) await refresh();
+      } catch (error) {
+        lost.hidden = false;
+        await sleep(2000);
+      }
+    }
+  }
+
+  // Checkers moved by clicking: a checker, then one of its landing points (T3).
+  function mark() {
+    area.querySelectorAll(".selected, .landing").forEach((g) => g.classList.remove("selected", "landing"));
+    if (selected === null) return;
+    area.querySelector(`svg.board [data-point="${selected}"]`).classList.add("selected");
+    for (const to of Object.keys(state.steps[selected])) {
+      area.querySelector(`svg.board [data-point="${to}"]`).classList.add("landing");
+    }
+  }
+
+  area.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-act]");
+    if (button) {
+      act(button.dataset.act, "play" in button.dataset ? { play: button.dataset.play } : {});
+      return;
+    }
+    const target = event.target.closest("svg.board [data-point]");
+    if (!target || !state.my_turn) return;
+    const point = target.dataset.point;
+    if (selected !== null && point in state.steps[selected]) {
+      const die = state.steps[selected][point];
+      const origin = Number(selected);
+      selected = null;
+      mark();
+      act("move_step", { origin: origin, die: die });
+      return;
+    }
+    selected = point in state.steps && selected !== point ? point : null;
+    mark();
+  });
+
+  area.addEventListener("submit", (event) => {
+    const form = event.target.closest("form[data-act]");
+    if (!form) return;
+    event.preventDefault();
+    act(form.dataset.act, Object.fromEntries(new FormData(form)));
+  });
+
+  // Both clocks: the side on turn counts down from what the server said, on this
+  // device's own clock (no trust in the two clocks agreeing).
+  function format(seconds) {
+    const s = Math.max(0, Math.ceil(seconds));
+    const h = Math.floor(s / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    const rest = String(s % 60).padStart(2, "0");
+    return h ? `${h}:${String(m).padStart(2, "0")}:${rest}` : `${m}:${rest}`;
+  }
+
+  function tickClocks() {
+    const spent = (performance.now() - clockBase) / 1000;
+    area.querySelectorAll(".clock[data-left]").forEach((clock) => {
+      const left = Number(clock.dataset.left) - ("running" in clock.dataset ? spent : 0);
+      clock.textContent = format(left);
+    });
+  }
+
+  setInterval(tickClocks, 250);
+  tickClocks();
+  listen();
+})();

@@ -1,0 +1,47 @@
+"""A real Celery worker process for a test: the command ``make run`` and docker-compose
+use, on a queue of its own (so it takes only the test's tasks)."""
+
+import os
+import subprocess
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.conf import settings
+from django.db import connection
+
+from club.management.commands.runclub import service_commands
+
+
+@contextmanager
+def worker_process(*, test_database: bool = False) -> Iterator[str]:
+    """Start a worker; yield its queue's name. ``test_database``: the worker uses the
+    test's database (a test with ``transaction=True``, whose rows the worker must see)."""
+    queue = f"test-{uuid.uuid4().hex[:12]}"
+    command = service_commands("127.0.0.1:0")["worker"] + ["--queues", queue, "--pool", "solo"]
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings"}
+    if test_database:
+        db = connection.settings_dict
+        if connection.vendor == "sqlite":
+            env["DATABASE_URL"] = f"sqlite:///{db['NAME']}"
+        else:
+            login = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+            env["DATABASE_URL"] = (
+                f"postgres://{login}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
+            )
+    worker = subprocess.Popen(
+        command,
+        cwd=settings.BASE_DIR,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        yield queue
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()

@@ -8,9 +8,9 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 
 from club import selectors as club_selectors
-from club.models import Leg, MatchResult, SourceKind
+from club.models import Leg, MatchResult, RowImmutable, SourceKind
 from matches import selectors, services
-from matches.models import Action, LogImmutable, Match, Table
+from matches.models import Action, Match, Table
 from tests.matches.conftest import act, game_of, on_turn, play_out, start
 
 pytestmark = pytest.mark.django_db
@@ -164,13 +164,13 @@ def test_play_settings_refuse_what_they_do_not_have(alice):
 def test_the_log_refuses_changes_and_deletions(alice, bob):
     match = start(alice, bob, length=1)
     row = Action.objects.get(table=match.table)
-    with pytest.raises(LogImmutable):
+    with pytest.raises(RowImmutable):
         row.save()
-    with pytest.raises(LogImmutable):
+    with pytest.raises(RowImmutable):
         row.delete()
-    with pytest.raises(LogImmutable):
+    with pytest.raises(RowImmutable):
         Action.objects.filter(pk=row.pk).update(kind="x")
-    with pytest.raises(LogImmutable):
+    with pytest.raises(RowImmutable):
         Action.objects.filter(pk=row.pk).delete()
 
 

@@ -67,6 +67,11 @@ urlpatterns = [
     path("play/", matches_views.play, name="play"),
     path("tournaments/", tournaments_views.tournaments, name="tournaments"),
     path("tournaments/<id:pk>/", tournaments_views.tournament, name="tournament"),
+    path(
+        "tournaments/<id:pk>/enter/",
+        tournaments_views.tournament_enter,
+        name="tournament-enter",
+    ),
     path("chouettes/", chouette_views.chouettes, name="chouettes"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

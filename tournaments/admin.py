@@ -159,7 +159,21 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     actions = ["open_registration", "draw_and_start", "finish_and_pay_out"]
     change_form_template = "admin/tournaments/tournament/change_form.html"
     fieldsets = [
-        (None, {"fields": ["name", "format", "status", "seeding", "match_lengths", "rated"]}),
+        (
+            None,
+            {
+                "fields": [
+                    "name",
+                    "format",
+                    "status",
+                    "seeding",
+                    "match_lengths",
+                    "rated",
+                    "online",
+                    "clock",
+                ]
+            },
+        ),
         (
             gettext_lazy("Money"),
             {"fields": ["entry_fee", "house_cut_percent", "payout_table", "pool_shown"]},
@@ -329,7 +343,8 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
 
 
 class PairingForm(forms.ModelForm[Pairing]):
-    """A pairing's winner, chosen between its two players, once."""
+    """A pairing's winner, chosen between its two players, once; a pairing played online
+    is decided by its match."""
 
     class Meta:
         model = Pairing
@@ -344,15 +359,20 @@ class PairingForm(forms.ModelForm[Pairing]):
             pk__in=[pairing.first_id, pairing.second_id]
         ).select_related("player")
         winner.empty_label = _("(to be played)")
-        if pairing.winner_id is not None or pairing.bye:
+        if pairing.winner_id is not None or pairing.bye or pairing.match_id is not None:
             winner.disabled = True
 
 
 class PairingInline(admin.TabularInline[Pairing, Round]):
     model = Pairing
     form = PairingForm
-    fields = ["position", "bracket", "key", "first", "second", "winner", "source", "result"]
-    readonly_fields = ["position", "bracket", "key", "first", "second", "source", "result"]
+    fields = [
+        "position", "bracket", "key", "first", "second", "winner", "source", "match_shown",
+        "result",
+    ]  # fmt: skip
+    readonly_fields = [
+        "position", "bracket", "key", "first", "second", "source", "match_shown", "result",
+    ]  # fmt: skip
     extra = 0
     can_delete = False
 
@@ -360,12 +380,23 @@ class PairingInline(admin.TabularInline[Pairing, Round]):
         return (
             super()
             .get_queryset(request)
-            .select_related("first__player", "second__player", "winner__player", "round")
+            .select_related("first__player", "second__player", "winner__player", "round", "match")
             .order_by("bracket", "position")
         )
 
     def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
+
+    @admin.display(description=gettext_lazy("online match"))
+    def match_shown(self, obj: Pairing) -> str:
+        if obj.match_id is None:
+            return "-"
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("play-match", args=[obj.match_id]),
+            _("match %(id)s (%(status)s)")
+            % {"id": obj.match_id, "status": obj.match.get_status_display() if obj.match else ""},
+        )
 
 
 @admin.register(Round)

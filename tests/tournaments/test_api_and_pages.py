@@ -156,3 +156,33 @@ def test_the_page_follows_the_live_channel(api, client, make_player, staff, four
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert f'data-live-topic="{topic}" data-live-version="{before + 1}"' in page
     assert "tournaments/live.js" in page
+
+
+def test_a_member_enters_from_the_page_while_registration_is_open(client, staff, four):
+    from club import selectors as club_selectors
+
+    tournament = services.tournament_create(
+        created_by=staff.user, name="Open night", format="round_robin", entry_fee=Decimal("5.00")
+    )
+    client.force_login(four[0].user)
+    url = f"/tournaments/{tournament.pk}/enter/"
+    assert (
+        "Enter (entry fee 5.00)" not in client.get(tournament.get_absolute_url()).content.decode()
+    )
+    response = client.post(url, follow=True)
+    assert "Registration for Open night is not open." in response.content.decode()
+    services.tournament_open(tournament=tournament)
+    assert "Enter (entry fee 5.00)" in client.get(tournament.get_absolute_url()).content.decode()
+    response = client.post(url, follow=True)
+    assert "You have entered Open night." in response.content.decode()
+    assert club_selectors.player_balance(player=four[0]) == Decimal("-5.00")
+    response = client.post(url, follow=True)
+    assert "A has entered Open night already." in response.content.decode()
+    assert "Withdraw" in response.content.decode()
+    response = client.post(url, {"withdraw": "1"}, follow=True)
+    assert "You have withdrawn from Open night." in response.content.decode()
+    assert club_selectors.player_balance(player=four[0]) == Decimal("0.00")
+    assert client.get(url).status_code == 405
+    client.logout()
+    assert client.post(url).status_code == 302  # to the login page
+    assert not tournament.entries.exists()

@@ -34,7 +34,7 @@ def _results(tournament: Tournament, *, rounds: int) -> None:
             services.pairing_result_record(pairing=pairing, winner=winner, recorded_by=None)
 
 
-def demo_load(*, out: TextIO) -> None:
+def load_demo(*, out: TextIO) -> None:
     """The two demo tournaments, the first time only."""
     director = get_user_model().objects.get(username="admin")
     players = [club_selectors.player_get(username=name) for name in PLAYERS]

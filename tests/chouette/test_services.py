@@ -4,7 +4,6 @@ leaving and closing, and the money each posts to the ledger (tests named by rule
 from decimal import Decimal
 
 import pytest
-from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 
 from backgammon.chouette import roll_for_order
@@ -18,7 +17,6 @@ from tests.chouette.conftest import member
 
 pytestmark = pytest.mark.django_db
 
-ON_POSTGRESQL = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 D = Decimal
 
 
@@ -406,7 +404,7 @@ def test_games_and_their_points_are_append_only(open_chouette):
         GamePoints.objects.all().delete()
 
 
-@pytest.mark.skipif(not ON_POSTGRESQL, reason="the trigger is PostgreSQL's")
+@pytest.mark.postgresql
 def test_postgresql_refuses_changing_or_deleting_a_game_in_sql(open_chouette):
     chouette = open_chouette("alice", "bob", "carol", "dave")
     game = record(chouette, "box", "single", member("bob"), member("carol"), member("dave"))

@@ -18,8 +18,15 @@ def test_home_page_renders_with_navigation(client):
 
 
 @pytest.mark.parametrize("path", ["/play/", "/chouettes/", "/tournaments/", "/players/"])
-def test_every_navigation_page_renders(client, path):
+def test_every_navigation_page_renders_for_a_member(client, make_player, path):
+    client.force_login(make_player("alice").user)
     assert client.get(path).status_code == 200
+
+
+def test_the_lobby_asks_a_visitor_to_log_in(client):
+    response = client.get("/play/")
+    assert response.status_code == 302
+    assert response.url == "/login/?next=/play/"
 
 
 def test_admin_link_shown_to_staff_only(client, make_player, staff):

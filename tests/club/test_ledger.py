@@ -7,7 +7,6 @@ from decimal import Decimal
 from io import StringIO
 
 import pytest
-from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import IntegrityError, connection, transaction
@@ -24,7 +23,6 @@ from tests.factories import leg
 
 pytestmark = pytest.mark.django_db
 
-ON_POSTGRESQL = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 D = Decimal
 
 
@@ -337,7 +335,7 @@ def raw_leg(cursor, transaction_id: int, account: Account, amount: str) -> None:
     )
 
 
-@pytest.mark.skipif(not ON_POSTGRESQL, reason="the deferred trigger exists on PostgreSQL only")
+@pytest.mark.postgresql
 @pytest.mark.django_db(transaction=True)
 def test_postgresql_rejects_an_unbalanced_raw_sql_insert_at_commit(make_player):
     alice = services.account_open_for_player(player=make_player("alice"))
@@ -366,7 +364,7 @@ def test_postgresql_rejects_an_unbalanced_raw_sql_insert_at_commit(make_player):
     assert Transaction.objects.count() == 1
 
 
-@pytest.mark.skipif(not ON_POSTGRESQL, reason="the append-only trigger exists on PostgreSQL only")
+@pytest.mark.postgresql
 @pytest.mark.django_db(transaction=True)
 def test_postgresql_refuses_raw_sql_updates_and_deletes_of_the_ledger(make_player):
     alice = make_player("alice")

@@ -4,7 +4,6 @@ settlement, abandoning, the players' settings (T4), the log's guards."""
 from decimal import Decimal
 
 import pytest
-from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 
 from club import selectors as club_selectors
@@ -14,7 +13,6 @@ from matches.models import Action, Match, Table
 from tests.matches.conftest import act, game_of, on_turn, play_out, start
 
 pytestmark = pytest.mark.django_db
-ON_POSTGRESQL = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 
 
 def win_game_by_pass(match, winner, loser):
@@ -174,7 +172,7 @@ def test_the_log_refuses_changes_and_deletions(alice, bob):
         Action.objects.filter(pk=row.pk).delete()
 
 
-@pytest.mark.skipif(not ON_POSTGRESQL, reason="the append-only trigger exists on PostgreSQL only")
+@pytest.mark.postgresql
 @pytest.mark.django_db(transaction=True)
 def test_postgresql_refuses_raw_sql_updates_and_deletes_of_the_log(alice, bob):
     match = start(alice, bob, length=1)

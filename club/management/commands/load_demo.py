@@ -1,8 +1,4 @@
-"""Load the demo club (idempotent): a staff ``admin`` and six players, for ``make run``.
-
-Then each app's own demo data: an app with a ``demo`` module gives it through
-``demo_load(out=...)`` (the club names no app here).
-"""
+"""Load the demo club (idempotent): a staff ``admin`` and six players, for ``make run``."""
 
 from datetime import timedelta
 from decimal import Decimal
@@ -64,13 +60,18 @@ class Command(BaseCommand):
                 )
                 created += 1
         self._demo_books()
-        for config in apps.get_app_configs():
-            if module_has_submodule(config.module, "demo"):
-                import_module(f"{config.name}.demo").demo_load(out=self.stdout)
+        self._demo_apps()
         self.stdout.write(f"Demo club ready ({created} accounts created). Log in as:")
         for username, password, name, staff in accounts:
             role = "staff" if staff else "player"
             self.stdout.write(f"  {username:<8} password {password:<6} ({role}: {name})")
+
+    def _demo_apps(self) -> None:
+        """Each app's own demo: ``<app>.demo.load_demo(out=...)``, where an app has one
+        (the club names no app above it)."""
+        for config in apps.get_app_configs():
+            if module_has_submodule(config.module, "demo"):
+                import_module(f"{config.name}.demo").load_demo(out=self.stdout)
 
     def _demo_books(self) -> None:
         """Some rated results and a club night in the books, the first time only."""

@@ -5,11 +5,13 @@ tournament of that name already there is left as it is.
 """
 
 from decimal import Decimal
-from typing import TextIO
+from typing import Any, TextIO
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 
 from club import selectors as club_selectors
+from club.models import Player
 from tournaments import services
 from tournaments.models import Pairing, Tournament
 
@@ -34,13 +36,22 @@ def _results(tournament: Tournament, *, rounds: int) -> None:
             services.pairing_result_record(pairing=pairing, winner=winner, recorded_by=None)
 
 
+def _started(director: User, players: list[Player], **options: Any) -> Tournament:
+    """A tournament made with ``options``, every demo player entered, drawn."""
+    tournament = services.tournament_create(created_by=director, **options)
+    for player in players:
+        services.entry_add(tournament=tournament, player=player, recorded_by=director)
+    return services.tournament_start(tournament=tournament)
+
+
 def load_demo(*, out: TextIO) -> None:
     """The two demo tournaments, the first time only."""
     director = get_user_model().objects.get(username="admin")
     players = [club_selectors.player_get(username=name) for name in PLAYERS]
     if not Tournament.objects.filter(name=FINISHED).exists():
-        knockout = services.tournament_create(
-            created_by=director,
+        knockout = _started(
+            director,
+            players,
             name=FINISHED,
             format="single_elimination",
             entry_fee=Decimal("10.00"),
@@ -48,24 +59,18 @@ def load_demo(*, out: TextIO) -> None:
             match_lengths="5, 7, 9",
             payout_table={"unit": "percent", "places": {"main": {"1": "70", "2": "30"}}},
         )
-        for player in players:
-            services.entry_add(tournament=knockout, player=player, recorded_by=director)
-        knockout = services.tournament_start(tournament=knockout)
         _results(knockout, rounds=3)
         services.tournament_finish(tournament=knockout, recorded_by=director)
         out.write(f"Tournament {FINISHED!r}: finished and paid out.\n")
     if not Tournament.objects.filter(name=RUNNING).exists():
-        swiss = services.tournament_create(
-            created_by=director,
+        swiss = _started(
+            director,
+            players,
             name=RUNNING,
             format="swiss",
             swiss_rounds=3,
             entry_fee=Decimal("5.00"),
-            match_lengths="5",
             payout_table={"unit": "percent", "places": {"main": {"1": "60", "2": "40"}}},
         )
-        for player in players:
-            services.entry_add(tournament=swiss, player=player, recorded_by=director)
-        swiss = services.tournament_start(tournament=swiss)
         _results(swiss, rounds=1)
         out.write(f"Tournament {RUNNING!r}: round 2 of 3 being played.\n")

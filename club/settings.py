@@ -198,6 +198,11 @@ SPECTACULAR_SETTINGS = {
     # own serializers, so the schema can be exact.
     "ENFORCE_NON_BLANK_FIELDS": True,
     "PATH_CONVERTER_OVERRIDES": {"id": ID_SCHEMA, "username": USERNAME_SCHEMA},
+    # Choice sets named once (apps' fields called "status" or "format" would collide).
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "TournamentFormatEnum": "tournaments.models.FormatChoice",
+    },
     # Swagger UI from the installed sidecar package: no CDN, no network at run time.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -28,6 +28,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import transaction as db_transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from club import services as club_services
 from club.errors import Conflict, Invalid, ServiceError
@@ -516,7 +517,11 @@ def tournament_finish(*, tournament: Tournament, recorded_by: User | None) -> To
     if not state.complete:
         waiting = locked.rounds.filter(pairings__winner__isnull=True).count()
         raise Conflict(
-            _("%(name)s is not over: %(count)s pairings are waiting for their result.")
+            ngettext(
+                "%(name)s is not over: %(count)s pairing is waiting for its result.",
+                "%(name)s is not over: %(count)s pairings are waiting for their result.",
+                waiting,
+            )
             % {"name": locked.name, "count": waiting}
         )
     paid = [entry for entry in locked.entries.select_related("player") if entry.fee_transaction_id]

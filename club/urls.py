@@ -2,10 +2,9 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path, re_path, register_converter
+from django.urls import URLPattern, URLResolver, include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from chouette import views as chouette_views
 from club import api, views
 from club.api_base import Operations
 from club.api_errors import api_not_found
@@ -18,7 +17,7 @@ from tournaments import views as tournaments_views
 register_converter(IdConverter, "id")
 register_converter(UsernameConverter, "username")
 
-api_patterns = [
+api_patterns: list[URLPattern | URLResolver] = [
     path("auth/token/", api.TokenCreateView.as_view(), name="api-token"),
     path("players/", api.PlayerCreateView.as_view(), name="api-players"),
     path("players/<username:username>/", api.PlayerDetailView.as_view(), name="api-player"),
@@ -45,6 +44,7 @@ api_patterns = [
         name="api-tournament",
     ),
     path("live/", api.LiveView.as_view(), name="api-live"),
+    path("", include("chouette.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]
@@ -72,7 +72,7 @@ urlpatterns = [
         tournaments_views.tournament_enter,
         name="tournament-enter",
     ),
-    path("chouettes/", chouette_views.chouettes, name="chouettes"),
+    path("", include("chouette.urls")),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -321,11 +321,11 @@ def _rules(call: Any, *args: Any) -> Game:
     try:
         result: Game = call(*args)
     except core.IllegalPlay as exc:
-        raise IllegalPlay(str(exc), exc.reason) from None
+        raise IllegalPlay(str(exc), reason=exc.reason) from None
     except core.InvalidNotation as exc:
-        raise IllegalPlay(str(exc), "invalid_notation") from None
+        raise IllegalPlay(str(exc), reason="invalid_notation") from None
     except core.CubeNotAvailable as exc:
-        raise IllegalPlay(str(exc), "cube_not_available") from None
+        raise IllegalPlay(str(exc), reason="cube_not_available") from None
     except (core.NotYourTurn, core.GameOver) as exc:
         raise Conflict(str(exc)) from None
     except (core.BackgammonError, ValueError) as exc:
@@ -458,12 +458,20 @@ def match_abandon(*, match: Match, player: Player) -> Match:
     return work.match
 
 
-@transaction.atomic
 def table_timeout(*, table_id: int, turn_no: int) -> bool:
     """The timeout of turn ``turn_no`` at table ``table_id``: applied only if the table
     is still at that turn and its deadline has passed (so a late or repeated task does
-    nothing). The side out of time loses (the core's forfeit, ``timeout``), or, at a
-    table set to ``autoplay``, the server acts for it (``_autoplay``). True if applied."""
+    nothing, and a player's action that wins the race leaves it nothing to do). The side
+    out of time loses (the core's forfeit, ``timeout``), or, at a table set to
+    ``autoplay``, the server acts for it (``_autoplay``). True if applied."""
+    try:
+        return _timeout(table_id, turn_no)
+    except StaleTurn:
+        return False
+
+
+@transaction.atomic
+def _timeout(table_id: int, turn_no: int) -> bool:
     table = Table.objects.select_for_update().filter(pk=table_id).first()
     now = clock_now()
     if (
@@ -503,7 +511,13 @@ def tables_sweep(*, limit: int = 500) -> int:
     due = Table.objects.filter(status=Table.Status.PLAYING, deadline__lte=clock_now()).values_list(
         "pk", "turn_no"
     )[:limit]
-    return sum(table_timeout(table_id=pk, turn_no=turn_no) for pk, turn_no in due)
+    applied = 0
+    for pk, turn_no in due:
+        try:
+            applied += table_timeout(table_id=pk, turn_no=turn_no)
+        except Exception:  # one broken table must not stop the others' timeouts
+            log.exception("table %s: the timeout of turn %s failed", pk, turn_no)
+    return applied
 
 
 @transaction.atomic

@@ -515,7 +515,7 @@ def tournament_finish(*, tournament: Tournament, recorded_by: User | None) -> To
         )
     state = state_of(locked)
     if not state.complete:
-        waiting = locked.rounds.filter(pairings__winner__isnull=True).count()
+        waiting = Pairing.objects.filter(round__tournament=locked, winner__isnull=True).count()
         raise Conflict(
             ngettext(
                 "%(name)s is not over: %(count)s pairing is waiting for its result.",

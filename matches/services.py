@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, assert_never
 
 from celery import current_app
 from django.conf import settings
@@ -195,13 +195,19 @@ def match_create(
 def _locked(match: Match) -> tuple[Match, Table]:
     """The match and its table, fresh and locked (the table first: every writer does)."""
     table = Table.objects.select_for_update().get(pk=match.table_id)
-    locked = (
+    return _match_of(table), table
+
+
+def _match_of(table: Table) -> Match:
+    """The (locked) table's match, locked, its players joined in and the table on it as
+    this request leaves it."""
+    match = (
         Match.objects.select_for_update(of=("self",))
         .select_related("creator__user", "opponent__user")
-        .get(pk=match.pk)
+        .get(table=table)
     )
-    locked.table = table  # the caller reads the table as this request leaves it
-    return locked, table
+    match.table = table
+    return match
 
 
 @transaction.atomic
@@ -286,6 +292,9 @@ class _Work:
             self.game = Game.from_dict(self.table.state)
             self.acting = self.game.turn
         self.state = MatchState.from_dict(self.match.state)
+        if self.match.opponent_id is not None:
+            assert self.match.opponent is not None
+            self.players = (self.match.creator, self.match.opponent)
 
 
 def _game(work: _Work) -> Game:
@@ -294,11 +303,11 @@ def _game(work: _Work) -> Game:
     return work.game
 
 
-def _load(match: Match, player: Player | None, turn_no: int | None) -> _Work:
+def _load(match: Match, player: Player, turn_no: int | None) -> _Work:
     """Lock and load for a player's action: the player must sit at the table, the match
     be in play and ``turn_no`` the current one."""
     match, table = _locked(match)
-    if player is not None and player.pk not in (match.creator_id, match.opponent_id):
+    if player.pk not in (match.creator_id, match.opponent_id):
         raise Forbidden(_("Only the players of a match act in it; watchers watch."))
     if match.status != Match.Status.PLAYING:
         raise Conflict(_("That match is not being played."))
@@ -307,9 +316,7 @@ def _load(match: Match, player: Player | None, turn_no: int | None) -> _Work:
             _("Turn %(sent)s is over: the game is at turn %(current)s.")
             % {"sent": turn_no, "current": table.turn_no}
         )
-    work = _Work(match=match, table=table, now=clock_now())
-    work.players = (match.creator, match.opponent) if match.opponent else None
-    return work
+    return _Work(match=match, table=table, now=clock_now())
 
 
 def _side(work: _Work, player: Player) -> int:
@@ -333,8 +340,16 @@ def _rules(call: Any, *args: Any) -> Game:
     return result
 
 
-def _core_call(game: Game, act: Act, *, play: str, origin: int | None, die: int | None,
-               value: str, stream: core_dice.DiceStream | None) -> Game:  # fmt: skip
+def _core_call(
+    game: Game,
+    act: Act,
+    *,
+    play: str,
+    origin: int | None,
+    die: int | None,
+    value: str,
+    stream: core_dice.DiceStream | None,
+) -> Game:
     match act:
         case Act.ROLL:
             assert stream is not None
@@ -367,7 +382,7 @@ def _core_call(game: Game, act: Act, *, play: str, origin: int | None, die: int 
             return _rules(game.accept_resign)
         case Act.REJECT_RESIGN:
             return _rules(game.reject_resign)
-    raise Invalid(_("%(act)s is not an action.") % {"act": act})
+    assert_never(act)
 
 
 # Actions that keep the acting side's period of the clock going (rolling, then moving).
@@ -482,14 +497,7 @@ def _timeout(table_id: int, turn_no: int) -> bool:
         or table.deadline > now
     ):
         return False
-    match = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("creator__user", "opponent__user")
-        .get(table=table)
-    )
-    match.table = table
-    work = _Work(match=match, table=table, now=now)
-    work.players = (match.creator, match.opponent) if match.opponent else None
+    work = _Work(match=_match_of(table), table=table, now=now)
     game = _game(work)
     side = game.turn
     if side is None:
@@ -548,7 +556,7 @@ def _stream(work: _Work) -> core_dice.DiceStream:
     )
 
 
-def _record(work: _Work, after: Game, *, actor: Player | None, by_server: bool = False) -> None:
+def _record(work: _Work, after: Game, *, actor: Player | None) -> None:
     """The new actions of ``after`` (a game loaded without history) into the log; the
     game kept without them."""
     table = work.table
@@ -564,7 +572,7 @@ def _record(work: _Work, after: Game, *, actor: Player | None, by_server: bool =
                 turn_no=turn_no,
                 kind=action.kind,
                 actor=actor,
-                by_server=by_server or actor is None,
+                by_server=actor is None,
                 payload=action_to_dict(action),
                 at=work.now,
             )
@@ -587,7 +595,6 @@ def _start_game(work: _Work) -> None:
     game = Game.start(options, rolls)
     table.dice_used = stream.used
     table.game_number += 1
-    table.log_seq = 0
     table.turn_base = table.turn_no
     work.continuing = False
     work.rows.append(

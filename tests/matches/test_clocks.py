@@ -10,7 +10,7 @@ from django.db.models import F
 from club import selectors as club_selectors
 from club.celery import app
 from club.models import MatchResult
-from matches import clocks, selectors, services
+from matches import clocks, selectors, services, tasks
 from matches.models import Action, Match, Table
 from tests.matches.conftest import act, game_of, on_turn, start
 
@@ -187,3 +187,12 @@ def test_a_timeout_that_loses_the_race_to_a_move_does_nothing(alice, bob, clock,
     assert Action.objects.filter(table=table).count() == 1
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
+
+
+def test_the_tasks_call_the_services(alice, bob, clock):
+    match = start(alice, bob, length=3, clock={"delay": 1, "reserve": 1})
+    table = Table.objects.get(pk=match.table_id)
+    assert tasks.table_timeout.apply(args=[table.pk, table.turn_no]).get() is False
+    clock.advance(3)
+    assert tasks.sweep.apply().get() == 1
+    assert tasks.table_timeout.apply(args=[table.pk, table.turn_no]).get() is False

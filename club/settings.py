@@ -216,6 +216,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # What a game is won by (a resignation's value, a chouette game's result): one enum.
+    "ENUM_NAME_OVERRIDES": {"GameValueEnum": ["single", "gammon", "backgammon"]},
 }
 
 # Celery: Redis in production; with no broker server, kombu's filesystem transport.

@@ -2,9 +2,12 @@
 player leaving, money sessions (P4) with their settlement, open challenges, the lists,
 the dice before the end (T2) and the play settings (T4, B4)."""
 
+from contextlib import contextmanager
 from decimal import Decimal
 
 import pytest
+from django.db import connection
+from django.test import Client
 
 from club import selectors as club_selectors
 from tests.matches.api_helpers import act, client_for, ok, path, start_match, step
@@ -14,6 +17,16 @@ pytestmark = pytest.mark.django_db
 
 def turn_of(clients, match):
     return clients[match["game"]["turn"]]
+
+
+def test_s3_the_options_asked_for_are_the_matchs(alice, bob):
+    _clients, match = start_match(
+        alice, bob, options={"backgammon_value": 2, "variant": "nackgammon"}, clock="blitz"
+    )
+    assert match["options"] == {"backgammon_value": 2, "variant": "nackgammon"}
+    assert match["pip_counts"] == {"alice": 194, "bob": 194}  # B2: the nackgammon start
+    assert set(match["clock"]) == {"alice", "bob", "deadline"}
+    assert match["clock"]["deadline"] is not None
 
 
 def test_t3_a_turn_played_step_by_step_taken_back_and_confirmed(alice, bob):
@@ -160,3 +173,56 @@ def test_t4_b4_play_settings_are_each_players_own(alice, bob):
     assert ok(mine.get("/api/play-settings/"))["home_board"] == "left"
     assert ok(client_for(bob.user).get("/api/play-settings/"))["home_board"] == "right"
     assert mine.put("/api/play-settings/", {"home_board": "top"}, format="json").status_code == 400
+
+
+def test_the_board_page_acts_with_its_session_and_csrf_token(alice, bob):
+    """The board page calls the API with the session login: a write needs the CSRF token."""
+    _clients, match = start_match(alice, bob)
+    mover = alice if match["game"]["turn"] == "alice" else bob
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(mover.user)
+    body = {"turn_no": match["game"]["turn_no"], "play": match["game"]["legal_plays"][0]}
+    forged = browser.post(path(match["id"], "move"), body, content_type="application/json")
+    assert forged.status_code == 403
+    assert forged.json()["error"] == "forbidden"
+    token = browser.get(f"/play/{match['id']}/").cookies["csrftoken"].value
+    sent = browser.post(
+        path(match["id"], "move"),
+        body,
+        content_type="application/json",
+        headers={"X-CSRFToken": token},
+    )
+    assert sent.status_code == 200
+    assert sent.json()["game"]["turn_no"] == body["turn_no"] + 1
+
+
+@contextmanager
+def queries():
+    """The SQL statements run inside (each request resets Django's own query log)."""
+    sent: list[str] = []
+
+    def count(execute, sql, params, many, context):
+        sent.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(count):
+        yield sent
+
+
+def test_reading_a_match_or_the_list_costs_the_same_queries_however_long_it_is(alice, bob, carol):
+    clients, match = start_match(alice, bob)
+    viewer = client_for(carol.user)
+    with queries() as early:
+        ok(viewer.get(path(match["id"])))
+    for _ in range(40):
+        match = ok(step(clients, match, double=False))
+    with queries() as late:
+        ok(viewer.get(path(match["id"])))
+    assert 0 < len(late) == len(early)
+    with queries() as one:
+        ok(viewer.get("/api/matches/"))
+    for opponent in (carol, bob, carol):
+        start_match(alice, opponent)
+    with queries() as four:
+        assert ok(viewer.get("/api/matches/"))["count"] == 4
+    assert 0 < len(four) == len(one)

@@ -48,7 +48,7 @@ from club import services as club_services
 from club.errors import Conflict, Forbidden, Invalid
 from club.models import MatchResult, Player, SourceKind
 from club.services import LegSpec
-from matches import clocks, selectors
+from matches import clocks, selectors, signals
 from matches.errors import IllegalPlay, NotYourTurn, StaleTurn
 from matches.models import Action, Match, PlaySettings, Seat, Table
 from matches.models import Phase as TablePhase
@@ -704,6 +704,10 @@ def _finish(work: _Work, *, ended_by: str, loser: int | None = None) -> None:
     match.status = Match.Status.FINISHED
     match.ended_by = ended_by
     match.finished_at = work.now
+    match_id = match.pk
+    transaction.on_commit(
+        lambda: signals.match_finished.send(sender=Match, match_id=match_id), robust=True
+    )
     table.status = Table.Status.CLOSED
     table.deadline = None
     table.clock_started = None

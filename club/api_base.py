@@ -3,13 +3,14 @@
 - ``InputSerializer``: the base of every request body: the declared fields only, each of
   the JSON type the schema says.
 - ``UsernameField``, ``MoneyInputField``, ``MoneyField``: the fields naming a player and
-  carrying money, with their limits in the schema; ``UsernameFilter`` for lists.
+  carrying money, with their limits in the schema; ``UsernameFilter`` and
+  ``choice_filter`` for lists.
 - ``Page``: how every list is paged (the DRF default).
 - ``Operations``: one path answered by one view class per method.
 """
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -19,6 +20,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
+from django_stubs_ext import StrOrPromise
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import exceptions, pagination, serializers
 from rest_framework.request import Request
@@ -94,6 +96,19 @@ class UsernameFilter(filters.CharFilter):
     def __init__(self, **kwargs: Any) -> None:
         validator = RegexValidator(rf"^{USERNAME_PATTERN}$")
         super().__init__(validators=[validator], strip=False, **kwargs)
+
+
+def choice_filter(
+    *, choices: Sequence[tuple[str, Any]], label: StrOrPromise
+) -> filters.ChoiceFilter:
+    """A list filter taking one of ``choices``; left empty, it filters nothing, and the
+    schema says so (``""`` is in its enum)."""
+
+    @extend_schema_field({"type": "string", "enum": ["", *(value for value, _ in choices)]})
+    class Choice(filters.ChoiceFilter):
+        pass
+
+    return Choice(choices=choices, label=label)
 
 
 class MoneyInputField(serializers.DecimalField):

@@ -216,8 +216,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # What a game is won by (a resignation's value, a chouette game's result): one enum.
-    "ENUM_NAME_OVERRIDES": {"GameValueEnum": ["single", "gammon", "backgammon"]},
+    # Choice sets named once: what a game is won by (a resignation's value, a chouette
+    # game's result), and the tournaments' status and format (apps' fields called
+    # "status" or "format" would collide).
+    "ENUM_NAME_OVERRIDES": {
+        "GameValueEnum": ["single", "gammon", "backgammon"],
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "TournamentFormatEnum": "tournaments.models.FormatChoice",
+    },
 }
 
 # Celery: Redis in production; with no broker server, kombu's filesystem transport.
@@ -245,6 +251,12 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 # was down catches up); an old sweep nobody ran is dropped, the next one does its work.
 CELERY_BEAT_SCHEDULE = {
     "matches-sweep": {"task": "matches.sweep", "schedule": 5.0, "options": {"expires": 5.0}},
+    # Tournament pairings whose online match finished while its signal was lost.
+    "tournaments-collect": {
+        "task": "tournaments.collect",
+        "schedule": 30.0,
+        "options": {"expires": 30.0},
+    },
 }
 # The queue the matches' timeout tasks go to (None: Celery's default queue).
 MATCHES_TIMEOUT_QUEUE: str | None = None

@@ -10,6 +10,8 @@ from club.api_base import Operations
 from club.api_errors import api_not_found
 from club.names import IdConverter, UsernameConverter
 from matches import views as matches_views
+from tournaments import api as tournaments_api
+from tournaments import views as tournaments_views
 
 # Every app's paths name rows by <id:...> and players by <username:...>.
 register_converter(IdConverter, "id")
@@ -35,6 +37,12 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("ledger/payments/", api.PaymentCreateView.as_view(), name="api-ledger-payments"),
     path("ledger/trial-balance/", api.TrialBalanceView.as_view(), name="api-ledger-trial-balance"),
     path("ledger/settle-up/", api.SettleUpView.as_view(), name="api-ledger-settle-up"),
+    path("tournaments/", tournaments_api.TournamentListView.as_view(), name="api-tournaments"),
+    path(
+        "tournaments/<id:pk>/",
+        tournaments_api.TournamentDetailView.as_view(),
+        name="api-tournament",
+    ),
     path("live/", api.LiveView.as_view(), name="api-live"),
     path("", include("chouette.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -57,7 +65,13 @@ urlpatterns = [
     path("ledger/trial-balance/", views.trial_balance, name="ledger-trial-balance"),
     path("ledger/settle-up/", views.settle_up, name="ledger-settle-up"),
     path("play/", matches_views.play, name="play"),
-    path("tournaments/", matches_views.tournaments, name="tournaments"),
+    path("tournaments/", tournaments_views.tournaments, name="tournaments"),
+    path("tournaments/<id:pk>/", tournaments_views.tournament, name="tournament"),
+    path(
+        "tournaments/<id:pk>/enter/",
+        tournaments_views.tournament_enter,
+        name="tournament-enter",
+    ),
     path("", include("chouette.urls")),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -49,7 +49,7 @@ from club import services as club_services
 from club.errors import Conflict, Forbidden, Invalid
 from club.models import MatchResult, Player, SourceKind
 from club.services import LegSpec
-from matches import clocks, selectors
+from matches import clocks, selectors, signals
 from matches.errors import IllegalPlay, NotYourTurn, StaleTurn
 from matches.models import Action, Match, PlaySettings, Seat, Table
 from matches.models import Phase as TablePhase
@@ -315,6 +315,9 @@ def _check_answerable(match: Match, player: Player) -> None:
 # Playing ---------------------------------------------------------------------------
 
 
+_MATCH_FIELDS = tuple(f.attname for f in Match._meta.concrete_fields if not f.primary_key)
+
+
 @dataclass
 class _Work:
     """One request's view of a match in memory, written once at the end by ``_save``."""
@@ -332,8 +335,10 @@ class _Work:
     settings: dict[int, PlaySettings] = field(default_factory=dict)
     seen_version: int = 0
     ended: Game | None = None  # the game that ended in this request, with its history
+    match_was: dict[str, Any] = field(default_factory=dict)  # to write only what changed
 
     def __post_init__(self) -> None:
+        self.match_was = {name: getattr(self.match, name) for name in _MATCH_FIELDS}
         self.seen_version = self.table.version
         self.game_at_start = self.table.game_number
         if self.table.state is not None:
@@ -759,6 +764,10 @@ def _finish(work: _Work, *, ended_by: str, loser: int | None = None) -> None:
     match.status = Match.Status.FINISHED
     match.ended_by = ended_by
     match.finished_at = work.now
+    match_id = match.pk
+    transaction.on_commit(
+        lambda: signals.match_finished.send(sender=Match, match_id=match_id), robust=True
+    )
     table.status = Table.Status.CLOSED
     table.deadline = None
     table.clock_started = None
@@ -902,7 +911,9 @@ def _save(work: _Work) -> None:
     if not written:
         raise StaleTurn()
     Action.objects.bulk_create(work.rows)
-    match.save()
+    changed = [name for name in _MATCH_FIELDS if getattr(match, name) != work.match_was[name]]
+    if changed:  # most actions change the table alone
+        match.save(update_fields=changed)
     if table.deadline is not None:
         table_id, turn_no, eta = table.pk, table.turn_no, table.deadline
         transaction.on_commit(lambda: _schedule(table_id, turn_no, eta), robust=True)

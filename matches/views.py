@@ -1,4 +1,4 @@
-"""Match and tournament pages: the lobby, the board, the play settings, the dice check.
+"""Match pages: the lobby, the board, the play settings, the dice check.
 
 The lobby and the settings post Django forms to these views, which call the services;
 the board page is drawn here (the SVG of ``matches.board`` and the match's state) and
@@ -305,10 +305,6 @@ def play_settings(request: HttpRequest) -> HttpResponseBase:
         messages.success(request, _("Your play settings are saved."))
         return redirect("play-settings")
     return render(request, "matches/settings.html", {"form": form})
-
-
-def tournaments(request: HttpRequest) -> HttpResponse:
-    return render(request, "matches/tournaments.html")
 
 
 # The dice check shown on /play/dice/: plain Python, the standard library only, run as

@@ -30,6 +30,7 @@ from club.wsgi import application
 from matches import selectors as matches_selectors
 from matches import services as matches_services
 from tests.factories import token_for
+from tournaments import services as tournament_services
 
 CONFIG = schemathesis.Config.from_path(Path(__file__).with_name("schemathesis.toml"))
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application, config=CONFIG)
@@ -123,8 +124,8 @@ def _double_and_pass(match, *players):
 def club_with_books(make_player, staff):
     """The players the schema's examples name (alice and bob, password as in the token
     example; dave and erin sit at the example chouette), a rated result, a payment, a
-    balance no single leg could hold, and matches: one being played, one finished (its
-    dice revealed), an open challenge."""
+    balance no single leg could hold, matches: one being played, one finished (its dice
+    revealed), an open challenge, and a tournament being played."""
     alice, bob = make_player("alice"), make_player("bob")
     make_player("dave"), make_player("erin")
     playing = matches_services.match_create(creator=alice, opponent=bob, length=3)
@@ -134,6 +135,12 @@ def club_with_books(make_player, staff):
     matches_services.match_create(
         creator=bob, opponent=None, length=0, rated=False, stake=Decimal("1.00")
     )
+    tournament = tournament_services.tournament_create(
+        created_by=staff.user, name="Club night", format="round_robin"
+    )
+    for player in (alice, bob):
+        tournament_services.entry_add(tournament=tournament, player=player, recorded_by=None)
+    tournament_services.tournament_start(tournament=tournament)
     services.match_result_record(winner=alice, loser=bob, length=5, recorded_by=staff.user)
     services.payment_record(
         payer=alice, payee=CLUB, amount=Decimal("12.50"), recorded_by=staff.user

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from club import money
 from club.models import MatchResult, Player, Transaction
+from matches.models import Match
 from tournaments.formats import Format
 
 LENGTHS_PATTERN = r"^\s*[1-9][0-9]?(\s*,\s*[1-9][0-9]?)*\s*$"
@@ -29,6 +30,24 @@ LENGTHS_PATTERN = r"^\s*[1-9][0-9]?(\s*,\s*[1-9][0-9]?)*\s*$"
 def default_payout_table() -> dict[str, Any]:
     """70% to the winner, 30% to the runner-up."""
     return {"unit": "percent", "places": {"main": {"1": "70", "2": "30"}}}
+
+
+class FormatChoice(models.TextChoices):
+    """The formats, by the names ``tournaments.formats.Format`` and the API give them."""
+
+    SINGLE_ELIMINATION = Format.SINGLE_ELIMINATION.value, _("single elimination")
+    DOUBLE_ELIMINATION = Format.DOUBLE_ELIMINATION.value, _("double elimination")
+    SWISS = Format.SWISS.value, _("Swiss")
+    ROUND_ROBIN = Format.ROUND_ROBIN.value, _("round robin")
+
+
+class Clock(models.TextChoices):
+    """The clock of a tournament's online matches (``matches.clocks.PRESETS``)."""
+
+    NONE = "none", _("no clock")
+    STANDARD = "standard", _("standard: 12 s a move, 2 minutes a point")
+    BLITZ = "blitz", _("blitz: 8 s a move, 20 s a point")
+    CORRESPONDENCE = "correspondence", _("correspondence: 48 hours a move")
 
 
 class Tournament(models.Model):
@@ -46,16 +65,7 @@ class Tournament(models.Model):
         MANUAL = "manual", _("by hand")
 
     name = models.CharField(_("name"), max_length=120)
-    format = models.CharField(
-        _("format"),
-        max_length=30,
-        choices=[
-            (Format.SINGLE_ELIMINATION.value, _("single elimination")),
-            (Format.DOUBLE_ELIMINATION.value, _("double elimination")),
-            (Format.SWISS.value, _("Swiss")),
-            (Format.ROUND_ROBIN.value, _("round robin")),
-        ],
-    )
+    format = models.CharField(_("format"), max_length=30, choices=FormatChoice.choices)
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT, db_index=True
     )
@@ -81,6 +91,22 @@ class Tournament(models.Model):
     )
     rated = models.BooleanField(
         _("rated"), default=True, help_text=_("The results change the players' ratings.")
+    )
+    online = models.BooleanField(
+        _("played online"),
+        default=False,
+        help_text=_(
+            "Each pairing is a match on the server, started with its round; its end "
+            "records the result. Off: the director enters the results of matches played "
+            "on a real board."
+        ),
+    )
+    clock = models.CharField(
+        _("clock"),
+        max_length=20,
+        choices=Clock.choices,
+        default=Clock.NONE,
+        help_text=_("The clock of the online matches."),
     )
     entry_fee = models.DecimalField(
         _("entry fee"),
@@ -269,7 +295,7 @@ class Pairing(models.Model):
     ``key`` is the formats' pairing id (``main-1-2``: bracket, bracket round, position).
     A result comes from the director (a match played on a real board: ``result`` is
     the ``MatchResult`` recorded for it) or, for a pairing played online, from its
-    server match (``match_id``) when it ends.
+    server match (``match``) when it ends.
     """
 
     class Source(models.TextChoices):
@@ -305,7 +331,14 @@ class Pairing(models.Model):
     source = models.CharField(
         _("result from"), max_length=20, choices=Source.choices, blank=True, default=""
     )
-    match_id = models.PositiveBigIntegerField(_("online match"), null=True, blank=True)
+    match = models.OneToOneField(
+        Match,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournament_pairing",
+        verbose_name=_("online match"),
+    )
     result = models.OneToOneField(
         MatchResult,
         on_delete=models.PROTECT,

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Prefetch, QuerySet, Sum
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from club.errors import NotFound
 from club.models import Account, Leg
-from tournaments import formats
+from tournaments import bracket, formats
 from tournaments.models import Entry, Pairing, Round, Tournament
 
 ZERO = Decimal("0.00")
+ELIMINATIONS = {formats.Format.SINGLE_ELIMINATION.value, formats.Format.DOUBLE_ELIMINATION.value}
 
 
 def tournament_list(*, status: str = "", format: str = "") -> QuerySet[Tournament]:
@@ -148,3 +152,56 @@ def tournament_prizes(*, tournament: Tournament) -> list[PrizeLine]:
         for leg in legs.select_related("account")
     ]
     return sorted(lines, key=lambda line: (line.entry is None, -line.amount))
+
+
+def _source_labels() -> bracket.SourceLabels:
+    """How a side whose player is not known yet reads, in the language of the request."""
+    return {
+        formats.SlotKind.SEED: lambda side: _("Seed %(seed)s") % {"seed": side.source.index + 1},
+        formats.SlotKind.WINNER: lambda side: (
+            _("Winner of %(pairing)s") % {"pairing": side.source.ref}
+        ),
+        formats.SlotKind.LOSER: lambda side: (
+            _("Loser of %(pairing)s") % {"pairing": side.source.ref}
+        ),
+        formats.SlotKind.POOL: lambda side: _("to be drawn"),
+        formats.SlotKind.NOBODY: lambda side: _("bye"),
+    }
+
+
+BRACKET_TITLES = {
+    formats.Bracket.MAIN: gettext_lazy("Main bracket"),
+    formats.Bracket.LOSERS: gettext_lazy("Losers' bracket"),
+    formats.Bracket.GRAND_FINAL: gettext_lazy("Grand final"),
+    formats.Bracket.CONSOLATION: gettext_lazy("Consolation"),
+    formats.Bracket.LAST_CHANCE: gettext_lazy("Last chance"),
+}
+
+
+def tournament_draw(*, tournament: Tournament) -> dict[str, Any]:
+    """What the bracket page and the admin draw: the brackets of an elimination (as
+    drawings), the standings, the rounds and the prizes paid."""
+    brackets: list[tuple[Any, bracket.BracketDrawing]] = []
+    if tournament.state is not None and tournament.format in ELIMINATIONS:
+        names = {str(entry.pk): entry.player.display_name for entry in tournament.entries.all()}
+        state = formats.Tournament.from_dict(tournament.state)
+        brackets = [
+            (BRACKET_TITLES[drawing.bracket], drawing)
+            for drawing in bracket.draw_brackets(state.fixtures(), names, _source_labels())
+        ]
+    return {
+        "tournament": tournament,
+        "brackets": brackets,
+        "standings": tournament_standings(tournament=tournament),
+        "elimination": tournament.format in ELIMINATIONS,
+        "rounds": tournament.rounds.all(),
+        "prizes": tournament_prizes(tournament=tournament),
+    }
+
+
+def tournament_versions(keys: Collection[str]) -> dict[str, int]:
+    """The live channel's versions of the tournaments named by id (unknown ids, and
+    keys that cannot be an id, left out)."""
+    ids = {int(key): key for key in keys if key.isascii() and key.isdigit() and len(key) < 19}
+    rows = Tournament.objects.filter(pk__in=list(ids)).values_list("pk", "version")
+    return {ids[pk]: version for pk, version in rows}

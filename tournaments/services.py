@@ -16,6 +16,7 @@ The life of a tournament: ``tournament_create`` (draft) → ``tournament_open``
 is complete) → ``tournament_finish`` (payouts).
 """
 
+import logging
 import random
 import secrets
 from collections import defaultdict
@@ -24,20 +25,23 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
-from django.db import models
 from django.db import transaction as db_transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from club import services as club_services
-from club.errors import Conflict, Invalid
+from club.errors import Conflict, Invalid, ServiceError
 from club.models import Account, MatchResult, Player, SourceKind, Transaction
 from club.services import LegSpec
+from matches import services as matches_services
+from matches.models import Match
 from tournaments import formats
-from tournaments.models import Entry, Pairing, Round, Tournament
+from tournaments.models import Clock, Entry, Pairing, Round, Tournament
 from tournaments.selectors import tournament_pool_balance
 
 EDITABLE = (Tournament.Status.DRAFT, Tournament.Status.OPEN)
+log = logging.getLogger("tournaments")
 
 
 # The formats' values ------------------------------------------------------------------
@@ -105,6 +109,8 @@ def tournament_check(*, tournament: Tournament) -> None:
         raise Invalid(
             _("The payout table does not add up: %(reason)s.") % {"reason": error}
         ) from None
+    if tournament.clock not in Clock.values:
+        raise Invalid(_("%(clock)s is not a clock.") % {"clock": tournament.clock})
     if tournament.seeding not in Tournament.Seeding.values:
         raise Invalid(_("%(seeding)s is not a way to seed.") % {"seeding": tournament.seeding})
 
@@ -115,6 +121,8 @@ OPTION_FIELDS = (
     "seeding",
     "match_lengths",
     "rated",
+    "online",
+    "clock",
     "entry_fee",
     "house_cut_percent",
     "payout_table",
@@ -333,7 +341,7 @@ def _store(tournament: Tournament, state: formats.Tournament) -> None:
         length=tournament.length_of_round(current.number),
     )
     now = timezone.now()
-    Pairing.objects.bulk_create(
+    rows = Pairing.objects.bulk_create(
         Pairing(
             round=played,
             key=pairing.id,
@@ -347,6 +355,30 @@ def _store(tournament: Tournament, state: formats.Tournament) -> None:
         )
         for pairing in current.pairings
     )
+    if tournament.online:
+        _matches_start(tournament, played, rows)
+
+
+def _matches_start(tournament: Tournament, played: Round, rows: list[Pairing]) -> None:
+    """Online: each pairing of a new round (but a bye) gets its server match, at the
+    round's length and the tournament's clock, started at once (both players are seated,
+    the first-named as the match's creator: no invitation to answer)."""
+    entries = Entry.objects.select_related("player").in_bulk(
+        [row.first_id for row in rows] + [row.second_id for row in rows if row.second_id]
+    )
+    for row in rows:
+        if row.second_id is None:
+            continue
+        first, second = entries[row.first_id].player, entries[row.second_id].player
+        match = matches_services.match_create(
+            creator=first,
+            opponent=second,
+            length=played.length,
+            rated=tournament.rated,
+            clock=tournament.clock,
+        )
+        row.match = matches_services.match_accept(match=match, player=second)
+        row.save(update_fields=["match"])
 
 
 @db_transaction.atomic
@@ -355,7 +387,7 @@ def pairing_result_record(
     pairing: Pairing,
     winner: Entry,
     recorded_by: User | None,
-    match: models.Model | None = None,
+    match: Match | None = None,
 ) -> Pairing:
     """Record who won a pairing and move the tournament on.
 
@@ -366,6 +398,7 @@ def pairing_result_record(
     recorded with the match as its source if the match has not recorded it). This is the
     hook the matches app calls when a tournament match ends.
 
+    A pairing played online takes no result from the director: its match decides it.
     Once every pairing of the round has a result, the next round is drawn and started.
     A second result for the same pairing is refused (``Conflict``), so a repeated
     request counts once.
@@ -387,6 +420,8 @@ def pairing_result_record(
         raise Invalid(
             _("%(player)s does not play in %(pairing)s.") % {"player": winner, "pairing": row}
         )
+    if match is None and row.match_id is not None:
+        raise Conflict(_("%(pairing)s is played online: its match decides it.") % {"pairing": row})
     if match is not None and match.pk != row.match_id:
         raise Invalid(_("That match is not this pairing's."))
     loser = row.second if winner.pk == row.first_id else row.first
@@ -409,7 +444,7 @@ def _result(
     pairing: Pairing,
     winner: Entry,
     loser: Entry,
-    match: models.Model | None,
+    match: Match | None,
     recorded_by: User | None,
 ) -> MatchResult:
     """The rated (or not) result of a pairing: recorded now, or the online match's own."""
@@ -431,6 +466,39 @@ def _result(
     )
 
 
+@db_transaction.atomic
+def pairing_result_from_match(*, match_id: int) -> Pairing | None:
+    """Online: the pairing of a match that has ended takes its winner (and the match's
+    own result). Harmless to repeat or to call early: a pairing decided already, or a
+    match not finished, is left as it is (``None``)."""
+    pairing = Pairing.objects.select_related("round__tournament").filter(match_id=match_id).first()
+    if pairing is None:
+        return None
+    _lock(pairing.round.tournament)
+    row = Pairing.objects.select_related("first", "second", "round", "match").get(pk=pairing.pk)
+    match = row.match
+    if row.winner_id is not None or match is None or match.winner_id is None:
+        return None
+    winner = row.first if row.first.player_id == match.winner_id else row.second
+    if winner is None or match.status != Match.Status.FINISHED:
+        return None
+    return pairing_result_record(pairing=row, winner=winner, recorded_by=None, match=match)
+
+
+def pairings_online_collect() -> int:
+    """Every pairing whose online match has finished and which has no result yet (the
+    beat's sweep, for a signal that was lost); how many were decided."""
+    decided = 0
+    waiting = Pairing.objects.filter(winner__isnull=True, match__status=Match.Status.FINISHED)
+    for match_id in waiting.values_list("match_id", flat=True):
+        assert match_id is not None
+        try:
+            decided += pairing_result_from_match(match_id=match_id) is not None
+        except ServiceError as error:
+            log.warning("match %s: its pairing's result refused: %s", match_id, error.message)
+    return decided
+
+
 # Payouts ------------------------------------------------------------------------------
 
 
@@ -447,9 +515,13 @@ def tournament_finish(*, tournament: Tournament, recorded_by: User | None) -> To
         )
     state = state_of(locked)
     if not state.complete:
-        waiting = locked.rounds.filter(pairings__winner__isnull=True).count()
+        waiting = Pairing.objects.filter(round__tournament=locked, winner__isnull=True).count()
         raise Conflict(
-            _("%(name)s is not over: %(count)s pairings are waiting for their result.")
+            ngettext(
+                "%(name)s is not over: %(count)s pairing is waiting for its result.",
+                "%(name)s is not over: %(count)s pairings are waiting for their result.",
+                waiting,
+            )
             % {"name": locked.name, "count": waiting}
         )
     paid = [entry for entry in locked.entries.select_related("player") if entry.fee_transaction_id]

@@ -75,11 +75,9 @@ def test_each_move_reaches_the_other_player_and_the_watcher_within_a_second(
     pages = {name: open_board(name, match) for name in ("alice", "bob", "carol")}
     for _ in range(3):  # a move, then a roll and a move of the other side
         player = on_turn(match, alice, bob)
-        game = game_of(match)
-        if game["phase"] == "roll":
-            match = act(match, player, "roll")
-        else:
-            match = act(match, player, "move", play=game["legal_plays"][0])
+        moving = game_of(match)["phase"] == "move"
+        play = {"play": game_of(match)["legal_plays"][0]} if moving else {}
+        match = act(match, player, "move" if moving else "roll", **play)
         version = selectors.match_detail(match)["version"]
         others = [pages[name] for name in pages if name != player.username]
         assert seen_within(others, version, 1.0) < 1.0

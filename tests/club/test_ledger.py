@@ -628,6 +628,25 @@ def test_ledger_check_passes_on_a_good_ledger(march):
     assert "transactions: 4/4" in out.getvalue()
 
 
+def test_ledger_check_reads_the_sum_of_the_legs_to_the_cent(db, make_player):
+    """A prize payout's legs: 37.80 + 16.20 + 6.00 - 60.00, which a database summing in
+    floating point (SQLite) makes -3.55e-15."""
+    alice, bob = make_player("alice"), make_player("bob")
+    services.ledger_post(
+        legs=[
+            leg(alice, Decimal("37.80")),
+            leg(bob, Decimal("16.20")),
+            leg("fees", Decimal("6.00")),
+            leg("prize_pool", Decimal("-60.00")),
+        ],
+        memo="Prizes",
+        kind=SourceKind.PRIZE,
+    )
+    out = StringIO()
+    call_command("ledger_check", stdout=out)
+    assert "The ledger balances: 1 transactions" in out.getvalue()
+
+
 def test_ledger_check_passes_on_an_empty_ledger(db):
     out = StringIO()
     call_command("ledger_check", stdout=out)

@@ -5,7 +5,6 @@ import random
 from decimal import Decimal
 
 import pytest
-from django.contrib.contenttypes.models import ContentType
 
 from club import selectors as club_selectors
 from club.errors import Conflict, Invalid
@@ -241,29 +240,3 @@ def test_a_stale_copy_of_the_tournament_cannot_write(staff, field):
         services._save(stale, "name")
     tournament.refresh_from_db()
     assert tournament.name == "Renamed"
-
-
-def test_an_online_pairing_links_the_matchs_own_result(staff, field):
-    """The hook for online pairings: the match (any saved row here, standing in for the
-    matches app's match) has recorded its result; the pairing takes it."""
-    tournament = services.tournament_start(tournament=entered(knockout(staff), field[:2], staff))
-    pairing = open_pairings(tournament).get()
-    match = tournament
-    Pairing.objects.filter(pk=pairing.pk).update(match_id=match.pk)
-    pairing.refresh_from_db()
-    own = MatchResult.objects.create(
-        winner=pairing.second.player,
-        loser=pairing.first.player,
-        length=5,
-        source_type=ContentType.objects.get_for_model(match),
-        source_id=match.pk,
-    )
-    with pytest.raises(Invalid, match="another winner"):
-        services.pairing_result_record(
-            pairing=pairing, winner=pairing.first, recorded_by=None, match=match
-        )
-    decided = services.pairing_result_record(
-        pairing=pairing, winner=pairing.second, recorded_by=None, match=match
-    )
-    assert decided.source == Pairing.Source.ONLINE and decided.result == own
-    assert MatchResult.objects.count() == 1

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from club import selectors
+from club import money, selectors
 from club.models import Leg
 from club.progress import progress
 
@@ -34,7 +34,9 @@ class Command(BaseCommand):
                 problems.append(
                     f"transaction {posted.pk} has {posted.leg_count} leg(s); it needs two or more"
                 )
-            if posted.total is not None and posted.total != 0:
+            # SQLite sums decimals as floats (37.80 + 16.20 + 6.00 - 60.00 is not 0 there):
+            # the legs are whole cents, so their sum is read to the cent.
+            if posted.total is not None and posted.total.quantize(money.CENT) != 0:
                 problems.append(
                     f"transaction {posted.pk} does not balance: its legs sum to {posted.total}"
                 )

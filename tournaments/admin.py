@@ -1,0 +1,475 @@
+"""The director runs a tournament from the admin, every step through a service.
+
+- **Tournaments**: create one and set its options; add entries inline (player search,
+  a seed by hand if wanted); then the buttons at the top of its page (or the actions of
+  the list): open registration, draw and start round 1, finish and pay out. Its page
+  shows the draw as the players see it (bracket or standings) and links each round.
+- **Rounds**: a round's page lists its pairings; choose each winner and save. When the
+  last result of a round is in, the next round is drawn and the director is taken to it.
+
+Refusals (drawing twice, a result for a finished pairing, paying out an unfinished
+tournament...) come back as error messages, and nothing is changed.
+"""
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db import transaction as db_transaction
+from django.db.models import Count, Model, Q, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from club.auth import member
+from club.errors import ServiceError
+from tournaments import selectors, services
+from tournaments.models import Entry, Pairing, Round, Tournament
+
+
+def _editable(obj: Tournament | None) -> bool:
+    return obj is None or obj.status in services.EDITABLE
+
+
+# Tournaments --------------------------------------------------------------------------
+
+
+def _saved_by_services(formset: Any) -> None:
+    """The services save the rows: the admin's change message finds nothing more saved."""
+    formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+
+
+class TournamentForm(forms.ModelForm[Tournament]):
+    """A tournament's options, checked as ``tournament_create`` checks them."""
+
+    class Meta:
+        model = Tournament
+        fields = list(services.OPTION_FIELDS)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not self.errors:
+            candidate = copy.copy(self.instance)
+            for name in services.OPTION_FIELDS:
+                if name in data:
+                    setattr(candidate, name, data[name])
+            try:
+                services.tournament_check(tournament=candidate)
+            except ServiceError as error:
+                raise forms.ValidationError(str(error.message)) from error
+        return data
+
+
+class EntryForm(forms.ModelForm[Entry]):
+    """An entry: the player is chosen once; the seed can change until the draw."""
+
+    class Meta:
+        model = Entry
+        fields = ["player", "seed"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["player"].disabled = True
+
+
+class EntryInline(admin.TabularInline[Entry, Tournament]):
+    model = Entry
+    form = EntryForm
+    fields = ["player", "seed", "rating", "paid_shown"]
+    readonly_fields = ["rating", "paid_shown"]
+    autocomplete_fields = ["player"]
+    extra = 0
+
+    @admin.display(description=gettext_lazy("fee paid"), boolean=True)
+    def paid_shown(self, obj: Entry) -> bool:
+        return obj.pk is not None and obj.paid
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return isinstance(obj, Tournament) and _editable(obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return isinstance(obj, Tournament) and _editable(obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return isinstance(obj, Tournament) and _editable(obj)
+
+
+class RoundInline(admin.TabularInline[Round, Tournament]):
+    """The rounds started, each linked to its page where the results are entered."""
+
+    model = Round
+    fields = ("number", "length", "results")
+    readonly_fields = ("number", "length", "results")
+    extra = 0
+    show_change_link = True
+    can_delete = False
+
+    @admin.display(description=gettext_lazy("results"))
+    def results(self, obj: Round) -> str:
+        played = obj.pairings.filter(second__isnull=False)
+        return _("%(done)s of %(total)s") % {
+            "done": played.filter(winner__isnull=False).count(),
+            "total": played.count(),
+        }
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+
+# The director's steps: (service call, the message when it is done).
+Step = Callable[[Tournament, HttpRequest], object]
+STEPS: dict[str, tuple[Step, Any]] = {
+    "open": (
+        lambda tournament, request: services.tournament_open(tournament=tournament),
+        gettext_lazy("Registration for %(name)s is open."),
+    ),
+    "start": (
+        lambda tournament, request: services.tournament_start(tournament=tournament),
+        gettext_lazy("%(name)s is drawn: round 1 has started."),
+    ),
+    "finish": (
+        lambda tournament, request: services.tournament_finish(
+            tournament=tournament, recorded_by=member(request.user)
+        ),
+        gettext_lazy("%(name)s is finished and its prizes are paid out."),
+    ),
+}
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin[Tournament]):
+    form = TournamentForm
+    list_display = ["name", "format", "status", "entry_count", "created_at"]
+    list_filter = ["status", "format"]
+    search_fields = ["name"]
+    inlines = [EntryInline, RoundInline]
+    actions = ["open_registration", "draw_and_start", "finish_and_pay_out"]
+    change_form_template = "admin/tournaments/tournament/change_form.html"
+    fieldsets = [
+        (
+            None,
+            {
+                "fields": [
+                    "name",
+                    "format",
+                    "status",
+                    "seeding",
+                    "match_lengths",
+                    "rated",
+                    "online",
+                    "clock",
+                ]
+            },
+        ),
+        (
+            gettext_lazy("Money"),
+            {"fields": ["entry_fee", "house_cut_percent", "payout_table", "pool_shown"]},
+        ),
+        (
+            gettext_lazy("Format options"),
+            {
+                "fields": [
+                    "consolation_through_round",
+                    "last_chance_after_round",
+                    "bracket_reset",
+                    "swiss_rounds",
+                ]
+            },
+        ),
+        (gettext_lazy("The draw"), {"fields": ["draw_commitment", "draw_seed_shown", "draw"]}),
+    ]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
+        return super().get_queryset(request).annotate(entry_total=Count("entries"))
+
+    @admin.display(description=gettext_lazy("entries"), ordering="entry_total")
+    def entry_count(self, obj: Tournament) -> int:
+        return getattr(obj, "entry_total", 0)
+
+    @admin.display(description=gettext_lazy("prize pool now"))
+    def pool_shown(self, obj: Tournament) -> Any:
+        return selectors.tournament_pool_balance(tournament=obj) if obj.pk else "-"
+
+    @admin.display(description=gettext_lazy("draw commitment (SHA-256 of the seed)"))
+    def draw_commitment(self, obj: Tournament) -> str:
+        return obj.draw_commitment if obj.pk else "-"
+
+    @admin.display(description=gettext_lazy("draw seed"))
+    def draw_seed_shown(self, obj: Tournament) -> str:
+        return obj.draw_seed if obj.state is not None else _("published at the draw")
+
+    @admin.display(description=gettext_lazy("bracket or standings"))
+    def draw(self, obj: Tournament) -> SafeString:
+        if obj.state is None:
+            return format_html("{}", _("Not drawn yet."))
+        tournament = selectors.tournament_get(pk=obj.pk)
+        return SafeString(
+            render_to_string(
+                "tournaments/_draw.html", selectors.tournament_draw(tournament=tournament)
+            )
+        )
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> list[str]:
+        shown = ["status", "pool_shown", "draw_commitment", "draw_seed_shown", "draw"]
+        if not _editable(obj):
+            return [*services.OPTION_FIELDS, *shown]
+        if obj is not None and obj.entries.exists():
+            return ["entry_fee", *shown]
+        return shown
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        options = {name: form.cleaned_data[name] for name in form.changed_data}
+        try:
+            if change:
+                saved = services.tournament_update(tournament=obj, **options)
+            else:
+                options = {name: form.cleaned_data[name] for name in form.cleaned_data}
+                saved = services.tournament_create(created_by=member(request.user), **options)
+        except ServiceError as error:
+            db_transaction.set_rollback(True)
+            self.message_user(request, str(error.message), messages.ERROR)
+            return
+        obj.pk, obj.version = saved.pk, saved.version
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        """Entries go through the services: the fee is posted, a withdrawal refunded."""
+        _saved_by_services(formset)
+        if formset.model is not Entry:
+            return
+        tournament = form.instance
+        by = member(request.user)
+        try:
+            for entry_form in formset.deleted_forms:
+                if entry_form.instance.pk:
+                    services.entry_withdraw(entry=entry_form.instance, recorded_by=by)
+            for entry_form in formset.forms:
+                if entry_form in formset.deleted_forms or not entry_form.has_changed():
+                    continue
+                data = entry_form.cleaned_data
+                if entry_form.instance.pk:
+                    services.entry_seed_set(entry=entry_form.instance, seed=data["seed"])
+                else:
+                    services.entry_add(
+                        tournament=tournament,
+                        player=data["player"],
+                        seed=data["seed"],
+                        recorded_by=by,
+                    )
+        except ServiceError as error:
+            db_transaction.set_rollback(True)
+            self.message_user(request, str(error.message), messages.ERROR)
+
+    # The steps, as buttons on the tournament's page and as actions on the list.
+
+    def get_urls(self) -> list[URLPattern]:
+        step = self.admin_site.admin_view(require_POST(self.step_view))
+        return [
+            path("<int:pk>/step/<str:step>/", step, name="tournaments_tournament_step"),
+            *super().get_urls(),
+        ]
+
+    def step_view(self, request: HttpRequest, pk: int, step: str) -> HttpResponse:
+        if step not in STEPS:
+            raise PermissionDenied
+        tournament = get_object_or_404(Tournament, pk=pk)
+        if not self.has_change_permission(request, tournament):
+            raise PermissionDenied
+        self._apply(request, [tournament], step)
+        return HttpResponseRedirect(
+            reverse("admin:tournaments_tournament_change", args=[tournament.pk])
+        )
+
+    def _apply(self, request: HttpRequest, tournaments: Any, step: str) -> None:
+        call, done = STEPS[step]
+        for tournament in tournaments:
+            try:
+                call(tournament, request)
+            except ServiceError as error:
+                self.message_user(request, str(error.message), messages.ERROR)
+            else:
+                self.message_user(request, done % {"name": tournament.name}, messages.SUCCESS)
+
+    @admin.action(description=gettext_lazy("Open registration"))
+    def open_registration(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        self._apply(request, queryset, "open")
+
+    @admin.action(description=gettext_lazy("Close registration, draw and start round 1"))
+    def draw_and_start(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        self._apply(request, queryset, "start")
+
+    @admin.action(description=gettext_lazy("Finish and pay out"))
+    def finish_and_pay_out(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        self._apply(request, queryset, "finish")
+
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Tournament | None = None,
+    ) -> HttpResponse:
+        if obj is not None:
+            context["steps"] = self._steps_for(obj)
+            context["current_round"] = obj.rounds.order_by("-number").first()
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    @staticmethod
+    def _steps_for(obj: Tournament) -> list[tuple[str, str]]:
+        if obj.status == Tournament.Status.DRAFT:
+            return [("open", _("Open registration")), ("start", _("Draw and start round 1"))]
+        if obj.status == Tournament.Status.OPEN:
+            return [("start", _("Close registration, draw and start round 1"))]
+        if obj.status == Tournament.Status.RUNNING:
+            return [("finish", _("Finish and pay out"))]
+        return []
+
+
+# Rounds and results -------------------------------------------------------------------
+
+
+class PairingForm(forms.ModelForm[Pairing]):
+    """A pairing's winner, chosen between its two players, once; a pairing played online
+    is decided by its match."""
+
+    class Meta:
+        model = Pairing
+        fields = ["winner"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        pairing = self.instance
+        winner = self.fields["winner"]
+        assert isinstance(winner, forms.ModelChoiceField)
+        winner.queryset = Entry.objects.filter(
+            pk__in=[pairing.first_id, pairing.second_id]
+        ).select_related("player")
+        winner.empty_label = _("(to be played)")
+        if pairing.winner_id is not None or pairing.bye or pairing.match_id is not None:
+            winner.disabled = True
+
+
+class PairingInline(admin.TabularInline[Pairing, Round]):
+    model = Pairing
+    form = PairingForm
+    fields = [
+        "position", "bracket", "key", "first", "second", "winner", "source", "match_shown",
+        "result",
+    ]  # fmt: skip
+    readonly_fields = [
+        "position", "bracket", "key", "first", "second", "source", "match_shown", "result",
+    ]  # fmt: skip
+    extra = 0
+    can_delete = False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Pairing]:
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("first__player", "second__player", "winner__player", "round", "match")
+            .order_by("bracket", "position")
+        )
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    @admin.display(description=gettext_lazy("online match"))
+    def match_shown(self, obj: Pairing) -> str:
+        if obj.match_id is None:
+            return "-"
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("play-match", args=[obj.match_id]),
+            _("match %(id)s (%(status)s)")
+            % {"id": obj.match_id, "status": obj.match.get_status_display() if obj.match else ""},
+        )
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin[Round]):
+    """A round's page: its pairings, each winner chosen and saved."""
+
+    list_display = ["__str__", "tournament", "number", "length", "waiting"]
+    list_filter = ["tournament__status", "tournament"]
+    fields = ("tournament", "number", "length", "started_at")
+    readonly_fields = ("tournament", "number", "length", "started_at")
+    inlines = [PairingInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Round]:
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("tournament")
+            .annotate(waiting_total=Count("pairings", filter=Q(pairings__winner__isnull=True)))
+        )
+
+    @admin.display(description=gettext_lazy("waiting for a result"))
+    def waiting(self, obj: Round) -> int:
+        return getattr(obj, "waiting_total", 0)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: Round, form: Any, change: bool) -> None:
+        """A round has nothing of its own to change: its results are its pairings'."""
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        _saved_by_services(formset)
+        for pairing_form in formset.forms:
+            winner = pairing_form.cleaned_data.get("winner")
+            if "winner" not in pairing_form.changed_data or winner is None:
+                continue
+            try:
+                services.pairing_result_record(
+                    pairing=pairing_form.instance,
+                    winner=winner,
+                    recorded_by=member(request.user),
+                )
+            except ServiceError as error:
+                self.message_user(request, str(error.message), messages.ERROR)
+
+    def response_change(self, request: HttpRequest, obj: Round) -> HttpResponse:
+        """After the results: on to the next round once it is drawn, or back to the
+        tournament once the last round is complete."""
+        if "_continue" in request.POST:
+            return super().response_change(request, obj)
+        tournament = Tournament.objects.get(pk=obj.tournament_id)
+        following = tournament.rounds.filter(number__gt=obj.number).order_by("number").first()
+        if following is not None:
+            self.message_user(
+                request,
+                _("Round %(done)s is complete: round %(next)s is drawn.")
+                % {"done": obj.number, "next": following.number},
+                messages.SUCCESS,
+            )
+            return HttpResponseRedirect(
+                reverse("admin:tournaments_round_change", args=[following.pk])
+            )
+        if tournament.state is not None and services.state_of(tournament).complete:
+            self.message_user(
+                request,
+                _("Every round is played: finish and pay out %(name)s.")
+                % {"name": tournament.name},
+                messages.SUCCESS,
+            )
+            return HttpResponseRedirect(
+                reverse("admin:tournaments_tournament_change", args=[tournament.pk])
+            )
+        return super().response_change(request, obj)

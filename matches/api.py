@@ -137,7 +137,8 @@ class MatchCreateInput(InputSerializer):
     rated = serializers.BooleanField(
         required=False,
         help_text=gettext_lazy(
-            "Default: true for a match, false for a money session (which is never rated)."
+            "Default: true for a match, false for a money session (which is never rated) "
+            "and for the tavli games (FIBS ratings are for backgammon)."
         ),
     )
     clock = ClockField(required=False, default="none")
@@ -147,6 +148,14 @@ class MatchCreateInput(InputSerializer):
         help_text=gettext_lazy("A money session's stake per point (required there)."),
     )
     options = MatchOptionsInput(required=False)
+    tavli = serializers.ChoiceField(
+        choices=list(services.TAVLI_ORDERS),
+        required=False,
+        help_text=gettext_lazy(
+            'A tavli match (TM1): "greek" (portes, plakoto, fevga) or "bulgarian" (portes, '
+            "gul bara, plakoto) in turn, no cube; give no variant with it."
+        ),
+    )
     on_timeout = serializers.ChoiceField(
         choices=Table.OnTimeout.values,
         required=False,
@@ -189,6 +198,12 @@ class MoveStepInput(TurnInput):
     die = serializers.IntegerField(min_value=1, max_value=6, help_text=gettext_lazy("The die."))
 
 
+class NameDoubleInput(TurnInput):
+    die = serializers.IntegerField(
+        min_value=1, max_value=6, help_text=gettext_lazy("The double to play four times (AD4).")
+    )
+
+
 class ResignInput(TurnInput):
     value = serializers.ChoiceField(choices=["single", "gammon", "backgammon"])
 
@@ -208,6 +223,29 @@ class CubeOutput(serializers.Serializer[dict[str, Any]]):
     owner = serializers.CharField(allow_null=True)
 
 
+@extend_schema_field(
+    {
+        "type": "object",
+        "properties": {
+            "mine": {"type": "array", "items": {"type": "integer"}, "minItems": 25, "maxItems": 25},
+            "opponent": {
+                "type": "array",
+                "items": {"type": "integer"},
+                "minItems": 25,
+                "maxItems": 25,
+            },
+            "pins": {"type": "array", "items": {"type": "array"}},
+            "bar": {"type": "object"},
+            "waiting": {"type": "object"},
+            "roll": {"type": "integer"},
+        },
+        "required": ["mine", "opponent", "pins"],
+    }
+)
+class TavliBoardField(serializers.DictField):
+    """A tavli board as ``TavliRules.board_to_json`` writes it."""
+
+
 class GameOutput(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField()
     turn = serializers.CharField(
@@ -225,11 +263,27 @@ class GameOutput(serializers.Serializer[dict[str, Any]]):
     )
     dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     cube = CubeOutput()
+    variant = serializers.ChoiceField(
+        choices=list(services.VARIANTS), help_text=gettext_lazy("The game being played.")
+    )
     position_id = serializers.CharField(
-        help_text=gettext_lazy("GNU Backgammon's, from the view of the side on turn.")
+        allow_null=True,
+        help_text=gettext_lazy(
+            "GNU Backgammon's, from the view of the side on turn; null in the tavli games."
+        ),
     )
     match_id = serializers.CharField(
-        help_text=gettext_lazy("GNU Backgammon's, from the view of the side on turn.")
+        allow_null=True,
+        help_text=gettext_lazy(
+            "GNU Backgammon's, from the view of the side on turn; null in the tavli games."
+        ),
+    )
+    board = TavliBoardField(
+        required=False,
+        help_text=gettext_lazy(
+            "The tavli games only: the board in the command line's JSON form (API.md), "
+            "from the view of the side on turn."
+        ),
     )
     legal_plays = serializers.ListField(
         child=serializers.CharField(),
@@ -242,6 +296,9 @@ class GameOutput(serializers.Serializer[dict[str, Any]]):
     remaining_dice = serializers.ListField(
         child=serializers.IntegerField(),
         help_text=gettext_lazy("The dice of this roll the pending steps have not used."),
+    )
+    awaiting_double = serializers.BooleanField(
+        help_text=gettext_lazy("Acey-deucey: the double after a 1-2 must be named (AD4).")
     )
     can_double = serializers.BooleanField(
         help_text=gettext_lazy("The player on turn may double now (C1, C2, P2).")
@@ -266,6 +323,11 @@ class MatchOutput(serializers.Serializer[Match]):
     rated = serializers.BooleanField()
     stake = MoneyField(allow_null=True)
     options = serializers.DictField()
+    tavli = serializers.ChoiceField(
+        choices=list(services.TAVLI_ORDERS),
+        allow_null=True,
+        help_text=gettext_lazy("A tavli match's order of games (TM1); null otherwise."),
+    )
     score = serializers.DictField(child=serializers.IntegerField())
     pip_counts = serializers.DictField(
         child=serializers.IntegerField(),
@@ -429,10 +491,17 @@ class MatchCreateView(APIView):
             creator=_player(member(request.user)),
             opponent=None if opponent is None else club_selectors.player_get(username=opponent),
             length=values["length"],
-            rated=values.get("rated", values["length"] > 0),
+            rated=values.get(
+                "rated",
+                values["length"] > 0
+                and not services.plays_tavli(
+                    options=values.get("options"), tavli=values.get("tavli")
+                ),
+            ),
             clock=values["clock"],
             stake=values.get("stake"),
             options=values.get("options"),
+            tavli=values.get("tavli"),
             on_timeout=values["on_timeout"],
             seed=values["seed"],
         )
@@ -573,6 +642,14 @@ ACTION_VIEWS: tuple[type[MatchActionView], ...] = (
     action_view(
         "confirm", gettext_lazy("Confirm the steps played this turn: the turn is final (T3).")
     ),
+    action_view(
+        "name_double",
+        gettext_lazy(
+            "Acey-deucey, after playing a 1-2 in full: name the double to play (AD4), then "
+            "roll again."
+        ),
+        NameDoubleInput,
+    ),
     action_view("double", gettext_lazy("Offer a double (C2: on your turn, before rolling).")),
     action_view("take", gettext_lazy("Take the double: you own the cube (C4).")),
     action_view(
@@ -625,9 +702,10 @@ class MatchAbandonView(APIView):
 
 
 class MatchExportView(APIView):
-    """The match in GNU Backgammon's ``.mat`` format (eXtreme Gammon imports it too)."""
+    """The match in GNU Backgammon's ``.mat`` format (eXtreme Gammon imports it too); a
+    match of the tavli games cannot be written there (409)."""
 
-    raises = (NotFound,)
+    raises = (NotFound, Conflict)
 
     @extend_schema(
         responses={
@@ -638,6 +716,10 @@ class MatchExportView(APIView):
     )
     def get(self, request: Request, pk: int) -> HttpResponse:
         match = _match_get(pk=pk)
+        if selectors.match_is_tavli(match):
+            raise Conflict(
+                _("The .mat format holds backgammon only: a match of the tavli games has no .mat.")
+            )
         response = HttpResponse(
             selectors.match_export_mat(match), content_type="text/plain; charset=utf-8"
         )

@@ -197,15 +197,12 @@ def landing_steps(game: Game) -> dict[int, dict[int, int]]:
     from (its own numbering, 25 the bar), each landing point (0: borne off) with the die
     that gets there, the smallest die when several would bear off. Only the steps that
     can still be completed into a legal play of the roll (M5) are listed; none outside
-    the move phase, and none in the tavli games (the server's matches are backgammon)."""
-    if game.phase is not Phase.MOVE or game.options.variant.rules is not None:
+    the move phase. In the tavli games 25 is entering too (from the bar, or acey-deucey's
+    waiting checkers, AD1), and a pinned checker offers no step (PL3)."""
+    if game.phase is not Phase.MOVE:
         return {}
-    board = game.position_for(game.on_roll)
-    assert isinstance(board, Position)
     steps: dict[int, dict[int, int]] = {}
-    for origin in range(1, BAR + 2):
-        if not board.player[origin - 1]:
-            continue
+    for origin in _origins(game.position_for(game.on_roll)):
         for die in sorted(set(game.remaining_dice)):
             try:
                 game.move_step(origin, die)
@@ -213,6 +210,17 @@ def landing_steps(game: Game) -> dict[int, dict[int, int]]:
                 continue
             steps.setdefault(origin, {}).setdefault(max(origin - die, 0), die)
     return steps
+
+
+def _origins(board: object) -> list[int]:
+    """The points the side on roll has a checker on (25: the bar, or waiting to enter)."""
+    if isinstance(board, TavliBoard):
+        mine = board.mine
+        return [p for p in range(1, 25) if mine.points[p]] + (
+            [25] if mine.bar + mine.waiting else []
+        )
+    assert isinstance(board, Position)
+    return [origin for origin in range(1, BAR + 2) if board.player[origin - 1]]
 
 
 def can_confirm(game: Game) -> bool:
@@ -411,8 +419,10 @@ def _cube_column(picture: Picture, home: Home, names: tuple[str, str]) -> str:
                 "count": count,
                 "name": names[owner],
             }
+            # The viewer's waiting checkers enter by a click, as from the bar (25, AD1).
+            clickable = f' data-point="25" data-mine="{count}"' if owner == ME else ""
             parts.append(
-                f'<g class="waiting"><title>{escape(title)}</title>'
+                f'<g class="waiting"{clickable}><title>{escape(title)}</title>'
                 f"{_checker(cx, cy, game_side, str(count))}</g>"
             )
     return "".join(parts)

@@ -15,9 +15,12 @@ from backgammon.match import MatchState, match_key
 from backgammon.matfile import MatchRecord, export_mat
 from backgammon.notation import format_play
 from backgammon.position import Position
+from backgammon.tavli.board import TavliBoard
 from club.models import Player
 from matches import clocks
 from matches.models import Action, Match, PlaySettings, Table
+
+BAR_PIPS = 25
 
 
 def match_queryset() -> QuerySet[Match]:
@@ -48,6 +51,12 @@ def live_matches() -> QuerySet[Match]:
 def match_state(match: Match) -> MatchState:
     """The match's score keeper (``MatchState``) as stored."""
     return MatchState.from_dict(match.state)
+
+
+def match_is_tavli(match: Match) -> bool:
+    """A tavli match, or a match or session of one tavli game (no gnubg ID or .mat)."""
+    state = match_state(match)
+    return state.tavli is not None or state.options.variant.rules is not None
 
 
 def table_game(table: Table) -> Game | None:
@@ -115,6 +124,7 @@ def match_detail(match: Match, *, now: dt.datetime | None = None) -> dict[str, A
         "rated": match.rated,
         "stake": None if match.stake is None else f"{match.stake:.2f}",
         "options": match.options,
+        "tavli": state.tavli,
         "score": {name: state.score[side] for side, name in enumerate(names)},
         "winner": winner,
         "ended_by": str(match.ended_by) or None,
@@ -134,20 +144,20 @@ def match_detail(match: Match, *, now: dt.datetime | None = None) -> dict[str, A
     turn = game.turn
     view = game.on_roll if turn is None else turn
     board = game.position_for(view)
-    assert isinstance(board, Position)
     cube = game.cube
     body["game"] = {
         "number": table.game_number,
+        "variant": game.options.variant.name,
         "turn": None if turn is None else names[turn],
         "turn_no": table.turn_no,
         "phase": game.phase.value,
         "dice": None if game.dice is None else list(game.dice),
         "cube": {"value": cube.value, "owner": None if cube.owner is None else names[cube.owner]},
-        "position_id": position_id(board),
-        "match_id": match_id(match_key(replace(state, score=game_start), game)),
+        **_ids(state, game, board, game_start),
         "legal_plays": [format_play(play.steps) for play in game.legal_plays()],
         "pending": [format_play([step]) for step in game.pending_steps],
         "remaining_dice": list(game.remaining_dice),
+        "awaiting_double": game.awaiting_double,
         "can_double": turn is not None and game.phase is Phase.ROLL and can_double(game, turn),
         "resignation": None
         if game.phase is not Phase.RESIGN_OFFERED or game.resignation is None
@@ -155,6 +165,21 @@ def match_detail(match: Match, *, now: dt.datetime | None = None) -> dict[str, A
     }
     body["pip_counts"] = dict(zip(names, _pips(game.position_for(0)), strict=True))
     return body
+
+
+def _ids(state: MatchState, game: Game, board: object, score: tuple[int, int]) -> dict[str, Any]:
+    """GNU Backgammon's position and match IDs; the tavli games, which those IDs cannot
+    hold (a pin, both sides running the same way), give the board in API.md's form ``B``
+    instead, from the same view, with both IDs null."""
+    rules = game.options.variant.rules
+    if rules is not None:
+        assert isinstance(board, TavliBoard)
+        return {"position_id": None, "match_id": None, "board": rules.board_to_json(board)}
+    assert isinstance(board, Position)
+    return {
+        "position_id": position_id(board),
+        "match_id": match_id(match_key(replace(state, score=score), game)),
+    }
 
 
 def can_double(game: Game, side: int) -> bool:
@@ -165,6 +190,15 @@ def can_double(game: Game, side: int) -> bool:
 
 
 def _pips(board: object) -> tuple[int, int]:
+    """Each side's pips to bear off; a tavli checker on the bar or waiting to enter has
+    the whole board to go."""
+    if isinstance(board, TavliBoard):
+        mine, other = (
+            sum(point * count for point, count in enumerate(side.points))
+            + BAR_PIPS * (side.bar + side.waiting)
+            for side in board
+        )
+        return mine, other
     assert isinstance(board, Position)
     own, other = board.pips()
     return own, other
@@ -178,9 +212,10 @@ def replay_game(rows: Iterable[Action]) -> Game:
         raise ValueError(f"game {start.game_number} does not begin with its opening")
     options = GameOptions.from_dict(start.payload["options"])
     rolls = [tuple(roll) for roll in start.payload["rolls"]]
+    starter = start.payload.get("starter")
     return Game.replay(
         options,
-        Opening.from_rolls(rolls, options),
+        Opening.from_rolls(rolls, options) if starter is None else Opening.winner_starts(starter),
         [action_from_dict(row.payload) for row in rows[1:]],
     )
 

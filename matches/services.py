@@ -42,6 +42,7 @@ from backgammon.game import (
     Undo,
     action_to_dict,
 )
+from backgammon.match import TAVLI_ORDERS as TAVLI_ORDERS_BY_NAME
 from backgammon.match import MatchState
 from backgammon.variants import Variants
 from club import services as club_services
@@ -55,8 +56,11 @@ from matches.models import Phase as TablePhase
 
 log = logging.getLogger(__name__)
 
-# The variants a match on the server may play (those GNU Backgammon's IDs can hold).
-VARIANTS = ("standard", "nackgammon", "hypergammon")
+# The variants a match on the server may play: backgammon's and the tavli games.
+VARIANTS = tuple(member.value.name for member in Variants)
+# The orders of a tavli match (TM1): its games in turn, no cube.
+TAVLI_ORDERS = tuple(TAVLI_ORDERS_BY_NAME)
+CUBE_OPTIONS = ("jacoby", "beavers", "automatic_doubles")
 OPTION_NAMES = frozenset({"jacoby", "beavers", "automatic_doubles", "backgammon_value", "variant"})
 MAX_STAKE = Decimal("1000.00")
 SEED_LENGTH = 64
@@ -74,6 +78,7 @@ class Act(enum.StrEnum):
     MOVE_STEP = "move_step"
     UNDO = "undo"
     CONFIRM = "confirm"
+    NAME_DOUBLE = "name_double"
     MOVE = "move"
     DOUBLE = "double"
     TAKE = "take"
@@ -115,10 +120,44 @@ def _options(options: Mapping[str, Any] | None, *, length: int) -> GameOptions:
         raise Invalid(
             _("The Jacoby rule, beavers and automatic doubles are for money sessions (P3).")
         )
+    if Variants.by_name(variant).rules is not None:
+        if any(flags[name] if name in flags else numbers[name] for name in CUBE_OPTIONS):
+            raise Invalid(
+                _("The tavli games have no cube (TV1): no Jacoby rule, beavers or doubles.")
+            )
+        if numbers["backgammon_value"] != 3:
+            raise Invalid(_("The tavli games have no backgammons (TV4): give no backgammon_value."))
     try:
         return GameOptions(variant=Variants.by_name(variant), **flags, **numbers)
     except ValueError as exc:
         raise Invalid(str(exc)) from None
+
+
+def _state(options: Mapping[str, Any] | None, *, length: int, tavli: str | None) -> MatchState:
+    """The match's starting state: one variant for every game, or a tavli match's games
+    in turn (TM1), which takes no variant of its own and no cube options."""
+    if tavli is None:
+        return MatchState(length=length, options=_options(options, length=length))
+    if tavli not in TAVLI_ORDERS:
+        raise Invalid(
+            _("A tavli match is played in the %(orders)s order.")
+            % {"orders": " or ".join(TAVLI_ORDERS)}
+        )
+    given = dict(options or {})
+    if "variant" in given:
+        raise Invalid(_("A tavli match plays its games in turn (TM1): give no variant with it."))
+    return MatchState.tavli_match(
+        tavli, length, _options({"variant": "portes", **given}, length=length)
+    )
+
+
+def plays_tavli(*, options: Mapping[str, Any] | None, tavli: str | None) -> bool:
+    """A match of the tavli games: a tavli match, or one tavli game alone (unrated: FIBS
+    ratings are for backgammon)."""
+    variant = (options or {}).get("variant", "standard")
+    return tavli is not None or (
+        variant in VARIANTS and Variants.by_name(variant).rules is not None
+    )
 
 
 def _seed(seed: str) -> str:
@@ -137,13 +176,15 @@ def match_create(
     clock: str | Mapping[str, Any] = "none",
     stake: Decimal | None = None,
     options: Mapping[str, Any] | None = None,
+    tavli: str | None = None,
     on_timeout: str = Table.OnTimeout.FORFEIT,
     seed: str = "",
 ) -> Match:
     """Invite ``opponent`` to a match to ``length`` points (0: a money session at
     ``stake`` per point), or with ``opponent`` None open a challenge any member may
     accept. The dice commitment is public from now on; ``seed`` is the creator's part of
-    the client seed. ``on_timeout`` ``autoplay`` (unrated matches only): a side out of
+    the client seed. ``tavli`` ``"greek"`` or ``"bulgarian"``: a tavli match, its games
+    in that order (TM1). ``on_timeout`` ``autoplay`` (unrated matches only): a side out of
     time is played for instead of losing. Raises ``Invalid``."""
     if opponent is not None and opponent.pk == creator.pk:
         raise Invalid(_("A player cannot play a match against themself."))
@@ -172,7 +213,14 @@ def match_create(
         spec = clocks.clock_spec(clock)
     except ValueError as exc:
         raise Invalid(str(exc)) from None
-    state = MatchState(length=length, options=_options(options, length=length))
+    state = _state(options, length=length, tavli=tavli)
+    if rated and state.next_variant.rules is not None:
+        raise Invalid(
+            _(
+                "FIBS ratings are for backgammon: a match of the tavli games is unrated "
+                "until the club has a tavli rating."
+            )
+        )
     server_seed = core_dice.new_server_seed()
     table = Table.objects.create(delay=spec.delay, on_timeout=on_timeout)
     match = Match.objects.create(
@@ -371,6 +419,10 @@ def _core_call(
             return _rules(game.confirm)
         case Act.MOVE:
             return _rules(game.play, play)
+        case Act.NAME_DOUBLE:
+            if die is None:
+                raise Invalid(_("Name the double to play: a number from 1 to 6."))
+            return _rules(game.name_double, die)
         case Act.DOUBLE:
             return _rules(game.double)
         case Act.TAKE:
@@ -409,7 +461,8 @@ def match_act(
     """``player`` takes ``act`` at the board, having seen ``turn_no``.
 
     ``play`` is the whole play for ``move`` (standard notation), ``origin`` (25: the bar)
-    and ``die`` one checker's step for ``move_step``, ``value`` (``single``, ``gammon``,
+    and ``die`` one checker's step for ``move_step`` (for ``name_double``, acey-deucey's
+    double named after a 1-2, AD4), ``value`` (``single``, ``gammon``,
     ``backgammon``) for ``resign``. Raises ``Forbidden`` (a watcher), ``Conflict`` (the
     match is not in play, or the action does not fit the phase), ``StaleTurn``,
     ``NotYourTurn``, ``IllegalPlay`` (with the core's reason), ``Invalid``.
@@ -595,10 +648,13 @@ def _start_game(work: _Work) -> None:
     state, table, match = work.state, work.table, work.match
     assert state is not None
     options = state.next_game_options()
-    stream = _stream(work)
-    rolls = stream.opening_roll()
-    game = Game.start(options, rolls)
-    table.dice_used = stream.used
+    opening = state.next_opening()  # TV2: a tavli game's winner starts the next one
+    rolls: list[tuple[int, int]] = []
+    if opening is None:
+        stream = _stream(work)
+        rolls = stream.opening_roll()
+        table.dice_used = stream.used
+    game = Game.start(options, opening or rolls)
     table.game_number += 1
     table.turn_base = table.turn_no
     work.continuing = False
@@ -610,7 +666,11 @@ def _start_game(work: _Work) -> None:
             turn_no=table.turn_base + game.turn_no,
             kind=Action.START,
             by_server=True,
-            payload={"options": options.to_dict(), "rolls": [list(roll) for roll in rolls]},
+            payload={
+                "options": options.to_dict(),
+                "rolls": [list(roll) for roll in rolls],
+                "starter": None if opening is None else opening.starter,
+            },
             at=work.now,
         )
     )

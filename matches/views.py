@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -35,6 +35,28 @@ CLOCK_CHOICES = [
     ("correspondence", gettext_lazy("Correspondence: 48 hours a move")),
 ]
 assert [value for value, _label in CLOCK_CHOICES] == list(clocks.PRESETS)
+# Each game by its name in the players' languages (issue 11: Πόρτες, права, ...).
+GAME_NAMES = {
+    "standard": pgettext_lazy("the game", "Backgammon"),
+    "nackgammon": gettext_lazy("Nackgammon"),
+    "hypergammon": gettext_lazy("Hypergammon"),
+    "portes": gettext_lazy("Portes"),
+    "plakoto": gettext_lazy("Plakoto"),
+    "fevga": gettext_lazy("Fevga"),
+    "gulbara": gettext_lazy("Gul bara"),
+    "acey-deucey": gettext_lazy("Acey-deucey"),
+}
+assert list(GAME_NAMES) == list(services.VARIANTS)
+TAVLI_NAMES = {
+    "greek": gettext_lazy("Tavli, Greek: portes, plakoto, fevga in turn"),
+    "bulgarian": gettext_lazy("Tavli, Bulgarian: portes, gul bara, plakoto in turn"),
+}
+assert list(TAVLI_NAMES) == list(services.TAVLI_ORDERS)
+TAVLI_PREFIX = "tavli:"
+GAME_CHOICES = [
+    *GAME_NAMES.items(),
+    *((TAVLI_PREFIX + order, name) for order, name in TAVLI_NAMES.items()),
+]
 SHORT_CLOCK_NAMES = [
     ("none", gettext_lazy("none")),
     ("standard", gettext_lazy("standard")),
@@ -61,7 +83,18 @@ class MatchForm(forms.Form):
         initial=5,
         help_text=gettext_lazy("0 for a money session."),
     )
-    rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=True)
+    game = forms.ChoiceField(
+        label=pgettext_lazy("the kind of game", "Game"),
+        choices=GAME_CHOICES,
+        required=False,
+        initial="standard",
+    )
+    rated = forms.BooleanField(
+        label=gettext_lazy("Rated"),
+        required=False,
+        initial=True,
+        help_text=gettext_lazy("FIBS ratings are for backgammon: the tavli games are unrated."),
+    )
     clock = forms.ChoiceField(label=gettext_lazy("Clock"), choices=CLOCK_CHOICES, initial="none")
     stake = forms.DecimalField(
         label=gettext_lazy("Stake per point"),
@@ -127,6 +160,8 @@ def _clock_label(clock: Any) -> str:
 
 def _create(me: Player, data: dict[str, Any]) -> Match:
     opponent = club_selectors.player_get(username=data["opponent"]) if data["opponent"] else None
+    game: str = data["game"] or "standard"
+    tavli = game.removeprefix(TAVLI_PREFIX) if game.startswith(TAVLI_PREFIX) else None
     return services.match_create(
         creator=me,
         opponent=opponent,
@@ -134,7 +169,20 @@ def _create(me: Player, data: dict[str, Any]) -> Match:
         rated=data["rated"],
         clock=data["clock"],
         stake=data["stake"],
+        options=None if tavli or game == "standard" else {"variant": game},
+        tavli=tavli,
     )
+
+
+def game_name(detail: dict[str, Any]) -> str:
+    """The game being played, by its name in the viewer's language (a tavli match: its
+    order, and the game in play)."""
+    game = detail["game"]
+    variant = game["variant"] if game else detail["options"].get("variant", "standard")
+    name = str(GAME_NAMES[variant])
+    if detail["tavli"] is None:
+        return name
+    return _("%(order)s · now %(game)s") % {"order": TAVLI_NAMES[detail["tavli"]], "game": name}
 
 
 def _match_or_404(pk: int) -> Match:
@@ -205,6 +253,9 @@ def _table_context(match: Match, me: Player) -> dict[str, Any]:
         "can_confirm": my_turn and game is not None and board.can_confirm(game),
         "can_double": my_turn and game is not None and _may_double(detail, me),
         "beavers": bool(match.options.get("beavers")),
+        "game_name": game_name(detail),
+        "mat_export": not selectors.match_is_tavli(match),
+        "doubles": range(1, 7),
         "state": state,
         "api": f"/api/matches/{match.pk}/",
         "clocks": [(name, detail["clock"].get(name)) for name in names],

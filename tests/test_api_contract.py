@@ -49,10 +49,16 @@ def _a_match_that_can_be(body: dict[str, Any]) -> bool:
     autoplay on timeout is for unrated play, a custom clock has some time."""
     money_session = body.get("length") == 0
     options = body.get("options") or {}
-    rated = body.get("rated", not money_session)
+    tavli = matches_services.plays_tavli(options=options, tavli=body.get("tavli"))
+    rated = body.get("rated", not money_session and not tavli)
     clock = body.get("clock")
     return (
-        ("stake" in body) == money_session
+        # docs/matches.md, tests/matches/test_api_tavli.py: a tavli match takes no variant;
+        # the tavli games have no cube, no backgammons and no FIBS rating.
+        not ("tavli" in body and "variant" in options)
+        and not (tavli and (rated or options.get("backgammon_value", 3) != 3))
+        and not (tavli and any(options.get(name) for name in MONEY_ONLY_OPTIONS))
+        and ("stake" in body) == money_session
         and not (money_session and rated)
         and (money_session or not any(options.get(name) for name in MONEY_ONLY_OPTIONS))
         and (body.get("on_timeout") != "autoplay" or not rated)

@@ -177,7 +177,9 @@ def test_the_compiled_catalogue_is_the_po_as_it_stands(lang):
     assert compiled.info().get("plural-forms") == PLURAL_FORMS[lang]
     stale = []
     for entry in messages(lang):
-        if entry.msgid_plural is None:
+        if entry.msgid_plural is None and entry.msgctxt is not None:
+            got = {0: compiled.pgettext(entry.msgctxt, entry.msgid)}
+        elif entry.msgid_plural is None:
             got = {0: compiled.gettext(entry.msgid)}
         else:
             # One n per form, as the language's plural formula picks them.

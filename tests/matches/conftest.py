@@ -30,6 +30,17 @@ def clock(monkeypatch):
 
 
 @pytest.fixture
+def logged_in(client):
+    """Log the test client in as a player: ``logged_in(alice).get(...)``."""
+
+    def as_player(player):
+        client.force_login(player.user)
+        return client
+
+    return as_player
+
+
+@pytest.fixture
 def alice(make_player):
     return make_player("alice")
 

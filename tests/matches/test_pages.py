@@ -14,15 +14,6 @@ from tests.matches.conftest import act, game_of, on_turn, start
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def logged_in(client):
-    def as_player(player):
-        client.force_login(player.user)
-        return client
-
-    return as_player
-
-
 def table_state(html: str) -> dict:
     found = re.search(r'<script id="table-state" type="application/json">(.*?)</script>', html)
     return json.loads(found.group(1))

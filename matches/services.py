@@ -316,8 +316,9 @@ def _side(work: _Work, player: Player) -> int:
     return 0 if player.pk == work.match.creator_id else 1
 
 
-def _rules(call: Any, *args: Any) -> Game:
-    """Call the rules core; its refusals as the API's errors."""
+def rules_apply(call: Any, *args: Any) -> Game:
+    """Call the rules core; its refusals as the API's errors (the online chouette's
+    services call the core through it too)."""
     try:
         result: Game = call(*args)
     except core.IllegalPlay as exc:
@@ -343,33 +344,33 @@ def _core_call(game: Game, act: Act, *, play: str, origin: int | None, die: int 
                     _("You cannot roll now: the game waits for a %(what)s.")
                     % {"what": Phase(game.phase).value.replace("_", " ")}
                 )
-            return _rules(game.roll, stream.roll())
+            return rules_apply(game.roll, stream.roll())
         case Act.MOVE_STEP:
             if origin is None or die is None:
                 raise Invalid(_("A step names the point it starts from and the die it plays."))
-            return _rules(game.move_step, origin, die)
+            return rules_apply(game.move_step, origin, die)
         case Act.UNDO:
-            return _rules(game.undo)
+            return rules_apply(game.undo)
         case Act.CONFIRM:
-            return _rules(game.confirm)
+            return rules_apply(game.confirm)
         case Act.MOVE:
-            return _rules(game.play, play)
+            return rules_apply(game.play, play)
         case Act.DOUBLE:
-            return _rules(game.double)
+            return rules_apply(game.double)
         case Act.TAKE:
-            return _rules(game.take)
+            return rules_apply(game.take)
         case Act.PASS:
-            return _rules(game.pass_)
+            return rules_apply(game.pass_)
         case Act.BEAVER:
-            return _rules(game.beaver)
+            return rules_apply(game.beaver)
         case Act.RESIGN:
             if value not in {r.value for r in (Result.SINGLE, Result.GAMMON, Result.BACKGAMMON)}:
                 raise Invalid(_("Resign a single, a gammon or a backgammon."))
-            return _rules(game.resign, value)
+            return rules_apply(game.resign, value)
         case Act.ACCEPT_RESIGN:
-            return _rules(game.accept_resign)
+            return rules_apply(game.accept_resign)
         case Act.REJECT_RESIGN:
-            return _rules(game.reject_resign)
+            return rules_apply(game.reject_resign)
     raise Invalid(_("%(act)s is not an action.") % {"act": act})
 
 
@@ -455,7 +456,7 @@ def match_abandon(*, match: Match, player: Player) -> Match:
     if game.over:  # a money session between games: the leaver loses nothing more
         _finish(work, ended_by=MatchResult.EndedBy.ABANDONED, loser=side)
     else:
-        _record(work, _rules(game.forfeit, side, ForfeitReason.ABANDONED), actor=player)
+        _record(work, rules_apply(game.forfeit, side, ForfeitReason.ABANDONED), actor=player)
         _settle(work)
     _save(work)
     return work.match
@@ -467,16 +468,11 @@ def table_timeout(*, table_id: int, turn_no: int) -> bool:
     is still at that turn and its deadline has passed (so a late or repeated task does
     nothing). The side out of time loses (the core's forfeit, ``timeout``), or, at a
     table set to ``autoplay``, the server acts for it (``_autoplay``). True if applied."""
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
-    now = clock_now()
-    if (
-        table is None
-        or table.status != Table.Status.PLAYING
-        or table.turn_no != turn_no
-        or table.deadline is None
-        or table.deadline > now
-    ):
+    # A chouette's table has its own timeouts (chouette.online).
+    table = table_due(table_id=table_id, turn_no=turn_no, owner="match")
+    if table is None:
         return False
+    now = clock_now()
     match = (
         Match.objects.select_for_update(of=("self",))
         .select_related("creator__user", "opponent__user")
@@ -500,12 +496,32 @@ def table_timeout(*, table_id: int, turn_no: int) -> bool:
     return True
 
 
+def table_due(*, table_id: int, turn_no: int, owner: str) -> Table | None:
+    """The table ``table_id``, locked, if its timeout of turn ``turn_no`` is due: still
+    in play at that turn, its deadline passed; ``owner`` the reverse relation of the
+    table's owner (``match``, ``chouette``), each applying its own. None otherwise."""
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .filter(pk=table_id, **{f"{owner}__isnull": False})
+        .first()
+    )
+    if (
+        table is None
+        or table.status != Table.Status.PLAYING
+        or table.turn_no != turn_no
+        or table.deadline is None
+        or table.deadline > clock_now()
+    ):
+        return None
+    return table
+
+
 def tables_sweep(*, limit: int = 500) -> int:
     """Apply every timeout that is due (for deadlines whose task was lost: a worker that
     was down catches up); each in its own transaction. Returns how many were applied."""
-    due = Table.objects.filter(status=Table.Status.PLAYING, deadline__lte=clock_now()).values_list(
-        "pk", "turn_no"
-    )[:limit]
+    due = Table.objects.filter(
+        status=Table.Status.PLAYING, deadline__lte=clock_now(), match__isnull=False
+    ).values_list("pk", "turn_no")[:limit]
     return sum(table_timeout(table_id=pk, turn_no=turn_no) for pk, turn_no in due)
 
 

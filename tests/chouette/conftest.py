@@ -5,6 +5,7 @@ from decimal import Decimal
 import pytest
 
 from chouette import services
+from tests.matches.conftest import clock  # noqa: F401  (the engine's clock, moved by hand)
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "gina"]
 

@@ -340,10 +340,7 @@ def _core_call(game: Game, act: Act, *, play: str, origin: int | None, die: int 
         case Act.ROLL:
             assert stream is not None
             if game.phase is not Phase.ROLL:
-                raise Conflict(
-                    _("You cannot roll now: the game waits for a %(what)s.")
-                    % {"what": Phase(game.phase).value.replace("_", " ")}
-                )
+                raise Conflict(_("You cannot roll now: you have rolled, or an answer is awaited."))
             return rules_apply(game.roll, stream.roll())
         case Act.MOVE_STEP:
             if origin is None or die is None:

@@ -27,6 +27,8 @@ from club.models import Account, SourceKind
 from club.parties import CLUB
 from club.services import LegSpec
 from club.wsgi import application
+from matches import selectors as matches_selectors
+from matches import services as matches_services
 from tests.factories import token_for
 
 CONFIG = schemathesis.Config.from_path(Path(__file__).with_name("schemathesis.toml"))
@@ -40,6 +42,25 @@ def _not_ahead_of_the_clock(moment: Any) -> bool:
         return True
 
 
+def _a_match_that_can_be(body: dict[str, Any]) -> bool:
+    """tests/matches/test_api_errors.py proves each: a money session (length 0) has a
+    stake and is unrated, a match has no stake and none of money play's options (P3),
+    autoplay on timeout is for unrated play, a custom clock has some time."""
+    money_session = body.get("length") == 0
+    options = body.get("options") or {}
+    rated = body.get("rated", not money_session)
+    clock = body.get("clock")
+    return (
+        ("stake" in body) == money_session
+        and not (money_session and rated)
+        and (money_session or not any(options.get(name) for name in MONEY_ONLY_OPTIONS))
+        and (body.get("on_timeout") != "autoplay" or not rated)
+        and not (isinstance(clock, dict) and clock.get("delay", 0) + clock.get("reserve", 0) == 0)
+    )
+
+
+MONEY_ONLY_OPTIONS = ("jacoby", "beavers", "automatic_doubles")
+
 # Rules that tie a field to another field, or to the clock, are more than a schema can
 # say. The services enforce them and each has its own test (tests/club/test_ratings.py,
 # test_ledger.py); the fuzzer is told them here, so that what it sends as a valid
@@ -49,6 +70,7 @@ CROSS_FIELD_RULES: dict[tuple[str, str], Callable[[dict[str, Any]], bool]] = {
         body.get("winner") != body.get("loser") and _not_ahead_of_the_clock(body.get("played_at"))
     ),
     ("POST", "/api/ledger/payments/"): lambda body: body.get("payer") != body.get("payee"),
+    ("POST", "/api/matches/"): _a_match_that_can_be,
 }
 
 
@@ -74,11 +96,31 @@ def in_process_requests():
     signals.request_finished.connect(close_old_connections)
 
 
+def _double_and_pass(match, *players):
+    """The opening play, then a double passed: a match to 1 is over."""
+    for act in ("move", "double", "pass"):
+        game = matches_selectors.match_detail(match)["game"]
+        (player,) = [p for p in players if p.username == game["turn"]]
+        play = game["legal_plays"][0] if act == "move" else ""
+        match = matches_services.match_act(
+            match=match, player=player, turn_no=game["turn_no"], act=act, play=play
+        )
+    assert match.status == "finished"
+
+
 @pytest.fixture
 def club_with_books(make_player, staff):
     """The players the schema's examples name (alice and bob, password as in the token
-    example), a rated result, a payment, and a balance no single leg could hold."""
+    example), a rated result, a payment, a balance no single leg could hold, and matches:
+    one being played, one finished (its dice revealed), an open challenge."""
     alice, bob = make_player("alice"), make_player("bob")
+    playing = matches_services.match_create(creator=alice, opponent=bob, length=3)
+    matches_services.match_accept(match=playing, player=bob)
+    finished = matches_services.match_create(creator=bob, opponent=alice, length=1)
+    _double_and_pass(matches_services.match_accept(match=finished, player=alice), alice, bob)
+    matches_services.match_create(
+        creator=bob, opponent=None, length=0, rated=False, stake=Decimal("1.00")
+    )
     services.match_result_record(winner=alice, loser=bob, length=5, recorded_by=staff.user)
     services.payment_record(
         payer=alice, payee=CLUB, amount=Decimal("12.50"), recorded_by=staff.user

@@ -270,3 +270,75 @@ def test_an_action_reads_and_writes_as_much_late_in_a_match_as_early(alice, bob)
         if game_of(match)["number"] > 1:
             break
     assert len(counts) > 5 and len(set(counts)) == 1, counts
+
+
+def test_c5_a_beaver_in_a_money_session_and_refused_in_a_match(alice, bob):
+    match = start(alice, bob, length=0, rated=False, stake=Decimal("1.00"),
+                  options={"beavers": True})  # fmt: skip
+    match = act(match, on_turn(match, alice, bob), "move", play=game_of(match)["legal_plays"][0])
+    doubler = on_turn(match, alice, bob)
+    match = act(match, doubler, "double")
+    beaverer = on_turn(match, alice, bob)
+    match = act(match, beaverer, "beaver")
+    game = game_of(match)
+    assert game["phase"] == "take_or_pass" and game["turn"] == doubler.username
+    match = act(match, doubler, "take")
+    assert game_of(match)["cube"] == {"value": 4, "owner": beaverer.username}
+    in_a_match = start(alice, bob, length=3)
+    player = on_turn(in_a_match, alice, bob)
+    in_a_match = act(in_a_match, player, "move", play=game_of(in_a_match)["legal_plays"][0])
+    in_a_match = act(in_a_match, on_turn(in_a_match, alice, bob), "double")
+    error = refused(in_a_match, player, "beaver", IllegalPlay)
+    assert error.reason == "cube_not_available"
+
+
+@pytest.mark.parametrize(
+    ("what", "kwargs", "error"),
+    [
+        ("move", {"play": "24/"}, IllegalPlay),
+        ("move", {"play": "6/off"}, IllegalPlay),
+        ("move_step", {}, Invalid),
+        ("move_step", {"origin": 2, "die": 6}, IllegalPlay),
+        ("resign", {"value": "everything"}, Invalid),
+        ("jump", {}, Invalid),
+        ("undo", {}, IllegalPlay),
+        ("accept_resign", {}, Conflict),
+    ],
+)
+def test_bad_requests_change_nothing(alice, bob, what, kwargs, error):
+    match = start(alice, bob)
+    refused(match, on_turn(match, alice, bob), what, error, **kwargs)
+
+
+def test_abandon_and_the_money_session_services_refuse_what_does_not_fit(alice, bob, carol):
+    match = start(alice, bob, length=3)
+    turn_no = game_of(match)["turn_no"]
+    with pytest.raises(Forbidden):
+        services.match_abandon(match=match, player=carol)
+    with pytest.raises(Conflict):
+        services.match_continue(match=match, player=alice, turn_no=turn_no)
+    with pytest.raises(Conflict):
+        services.match_stop(match=match, player=alice, turn_no=turn_no)
+    with pytest.raises(StaleTurn):
+        services.match_stop(match=match, player=alice, turn_no=turn_no + 5)
+    invited = services.match_create(creator=alice, opponent=bob, length=3)
+    with pytest.raises(Conflict):
+        services.match_abandon(match=invited, player=alice)
+    with pytest.raises(Forbidden):
+        services.match_decline(match=invited, player=carol)
+    services.match_abandon(match=match, player=alice)
+    with pytest.raises(Conflict):
+        services.match_abandon(match=match, player=alice)
+    assert log_size(match) == 2
+
+
+def test_a_money_session_abandoned_between_games_ends_with_its_score(alice, bob):
+    match = start(alice, bob, length=0, rated=False, stake=Decimal("1.00"))
+    player = on_turn(match, alice, bob)
+    match = act(match, player, "resign", value="single")
+    match = act(match, on_turn(match, alice, bob), "accept_resign")
+    match = services.match_abandon(match=match, player=player)
+    assert match.status == Match.Status.FINISHED and match.ended_by == "abandoned"
+    other = bob if player == alice else alice
+    assert match.winner == other
+    assert selectors.match_detail(match)["score"][other.username] == 1

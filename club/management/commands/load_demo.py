@@ -2,12 +2,15 @@
 
 from datetime import timedelta
 from decimal import Decimal
+from importlib import import_module
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
+from django.utils.module_loading import module_has_submodule
 
 from club import selectors, services
 from club.models import Account, MatchResult, SourceKind, Transaction
@@ -57,10 +60,18 @@ class Command(BaseCommand):
                 )
                 created += 1
         self._demo_books()
+        self._demo_apps()
         self.stdout.write(f"Demo club ready ({created} accounts created). Log in as:")
         for username, password, name, staff in accounts:
             role = "staff" if staff else "player"
             self.stdout.write(f"  {username:<8} password {password:<6} ({role}: {name})")
+
+    def _demo_apps(self) -> None:
+        """Each app's own demo: ``<app>.demo.load_demo(out=...)``, where an app has one
+        (the club names no app above it)."""
+        for config in apps.get_app_configs():
+            if module_has_submodule(config.module, "demo"):
+                import_module(f"{config.name}.demo").load_demo(out=self.stdout)
 
     def _demo_books(self) -> None:
         """Some rated results and a club night in the books, the first time only."""

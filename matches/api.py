@@ -1,0 +1,680 @@
+"""The matches API (shared/API.md "Matches"): create, accept, decline, read a match, each
+game action with the ``turn_no`` the client saw, the ``.mat`` export and the dice record;
+plus what the pages need: partial moves and undo (T3), the lists, play settings.
+
+One view class per operation, thin: read the input, call a ``matches.services`` function,
+answer the match as ``MatchOutput`` says (``selectors.match_view``). The conventions are
+docs/api.md's.
+"""
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import Q, QuerySet
+from django.http import HttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django_filters import rest_framework as filters
+from django_stubs_ext import StrOrPromise
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
+from rest_framework import generics, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from club import selectors as club_selectors
+from club import services as club_services
+from club.api_base import (
+    InputSerializer,
+    MoneyField,
+    MoneyInputField,
+    UsernameField,
+    UsernameFilter,
+)
+from club.auth import member
+from club.errors import Conflict, Forbidden, Invalid, NotFound
+from club.models import MatchResult, Player
+from matches import clocks, selectors, services
+from matches.errors import IllegalPlay, NotYourTurn, StaleTurn
+from matches.models import Match, PlaySettings, Table
+
+# Inputs -------------------------------------------------------------------------------
+
+CLOCK_SCHEMA = {
+    "oneOf": [
+        {"type": "string", "enum": list(clocks.PRESETS)},
+        {
+            "type": "object",
+            "properties": {
+                "delay": {"type": "integer", "minimum": 0, "maximum": clocks.MAX_SECONDS},
+                "reserve": {"type": "integer", "minimum": 0, "maximum": clocks.MAX_SECONDS},
+            },
+            "required": ["delay", "reserve"],
+            "additionalProperties": False,
+        },
+    ],
+    "description": gettext_lazy(
+        'A preset ("none", "standard": 12 s a move and 2 minutes a point, "blitz": 8 s '
+        'and 20 s a point, "correspondence": 48 hours a move) or {"delay": seconds, '
+        '"reserve": seconds}; a custom clock needs some time.'
+    ),
+}
+
+
+@extend_schema_field(CLOCK_SCHEMA)
+class ClockField(serializers.Field[Any, Any, Any, Any]):
+    """A clock preset's name or ``{"delay", "reserve"}``, checked by ``clocks.clock_spec``."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        try:
+            clocks.clock_spec(data)
+        except ValueError as error:
+            raise serializers.ValidationError(str(error)) from None
+        return data
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+def seed_field() -> serializers.CharField:
+    return serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        max_length=services.SEED_LENGTH,
+        help_text=gettext_lazy(
+            "Your part of the dice's client seed (optional): the client seed is the SHA-256 "
+            "of both players' parts, so neither side alone chooses the dice."
+        ),
+    )
+
+
+class MatchOptionsInput(InputSerializer):
+    jacoby = serializers.BooleanField(
+        required=False, help_text=gettext_lazy("The Jacoby rule (C6, money sessions only).")
+    )
+    beavers = serializers.BooleanField(
+        required=False, help_text=gettext_lazy("Beavers (C5, money sessions only).")
+    )
+    automatic_doubles = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=6,
+        help_text=gettext_lazy("The most automatic doubles a game may have (O2, money only)."),
+    )
+    backgammon_value = serializers.ChoiceField(
+        choices=[3, 2], required=False, help_text=gettext_lazy("What a backgammon counts (S3).")
+    )
+    variant = serializers.ChoiceField(choices=list(services.VARIANTS), required=False)
+
+
+class MatchCreateInput(InputSerializer):
+    opponent = UsernameField(
+        required=False,
+        allow_null=True,
+        help_text=gettext_lazy("Who is invited; left out or null: an open challenge."),
+    )
+    length = serializers.IntegerField(
+        min_value=0,
+        max_value=club_services.MAX_MATCH_LENGTH,
+        help_text=gettext_lazy("Points to win, 1 to 64; 0 for a money session."),
+    )
+    rated = serializers.BooleanField(
+        required=False,
+        help_text=gettext_lazy(
+            "Default: true for a match, false for a money session (which is never rated)."
+        ),
+    )
+    clock = ClockField(required=False, default="none")
+    stake = MoneyInputField(
+        most=services.MAX_STAKE,
+        required=False,
+        help_text=gettext_lazy("A money session's stake per point (required there)."),
+    )
+    options = MatchOptionsInput(required=False)
+    on_timeout = serializers.ChoiceField(
+        choices=Table.OnTimeout.values,
+        required=False,
+        default="forfeit",
+        help_text=gettext_lazy(
+            'What happens when a clock runs out: "forfeit" (the side out of time loses) or, '
+            'in an unrated match, "autoplay" (the server plays for it).'
+        ),
+    )
+    seed = seed_field()
+
+
+class AcceptInput(InputSerializer):
+    seed = seed_field()
+
+
+class TurnInput(InputSerializer):
+    turn_no = serializers.IntegerField(
+        min_value=0, help_text=gettext_lazy("The turn number the client last saw.")
+    )
+
+
+class MoveInput(TurnInput):
+    play = serializers.CharField(
+        allow_blank=True,
+        max_length=100,
+        help_text=gettext_lazy(
+            'The whole play in standard notation ("24/18 13/11", "bar/20", "6/off"); an '
+            "empty string when no move is possible."
+        ),
+    )
+
+
+class MoveStepInput(TurnInput):
+    origin = serializers.IntegerField(
+        min_value=1,
+        max_value=25,
+        help_text=gettext_lazy("The point the checker leaves, from your side; 25: the bar."),
+    )
+    die = serializers.IntegerField(min_value=1, max_value=6, help_text=gettext_lazy("The die."))
+
+
+class ResignInput(TurnInput):
+    value = serializers.ChoiceField(choices=["single", "gammon", "backgammon"])
+
+
+class PlaySettingsInput(InputSerializer):
+    auto_roll = serializers.BooleanField(required=False)
+    auto_play_forced = serializers.BooleanField(required=False)
+    home_board = serializers.ChoiceField(choices=PlaySettings.HomeBoard.choices, required=False)
+    switch_sides = serializers.BooleanField(required=False)
+
+
+# Outputs ------------------------------------------------------------------------------
+
+
+class CubeOutput(serializers.Serializer[dict[str, Any]]):
+    value = serializers.IntegerField()
+    owner = serializers.CharField(allow_null=True)
+
+
+class GameOutput(serializers.Serializer[dict[str, Any]]):
+    number = serializers.IntegerField()
+    turn = serializers.CharField(
+        allow_null=True,
+        help_text=gettext_lazy(
+            "Who must act now: in take_or_pass the doubled player, in resign_offered the "
+            "player offered the resignation; null once the game is over."
+        ),
+    )
+    turn_no = serializers.IntegerField(
+        help_text=gettext_lazy("Send it back with the next action (a stale one is a 409).")
+    )
+    phase = serializers.ChoiceField(
+        choices=["roll", "move", "take_or_pass", "resign_offered", "over"]
+    )
+    dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    cube = CubeOutput()
+    position_id = serializers.CharField(
+        help_text=gettext_lazy("GNU Backgammon's, from the view of the side on turn.")
+    )
+    match_id = serializers.CharField(
+        help_text=gettext_lazy("GNU Backgammon's, from the view of the side on turn.")
+    )
+    legal_plays = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=gettext_lazy("Every distinct legal play (empty when the dice cannot be played)."),
+    )
+    pending = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=gettext_lazy("The steps played this turn and not yet confirmed (T3)."),
+    )
+    remaining_dice = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text=gettext_lazy("The dice of this roll the pending steps have not used."),
+    )
+    can_double = serializers.BooleanField(
+        help_text=gettext_lazy("The player on turn may double now (C1, C2, P2).")
+    )
+    resignation = serializers.ChoiceField(
+        choices=["single", "gammon", "backgammon"],
+        allow_null=True,
+        help_text=gettext_lazy("The resignation on offer, while one is (S4)."),
+    )
+
+
+class MatchOutput(serializers.Serializer[Match]):
+    """A match as ``selectors.match_detail`` reads it (never the server seed)."""
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+    players = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=gettext_lazy("The first player first; an open challenge has one."),
+    )
+    length = serializers.IntegerField(help_text=gettext_lazy("0: a money session."))
+    rated = serializers.BooleanField()
+    stake = MoneyField(allow_null=True)
+    options = serializers.DictField()
+    score = serializers.DictField(child=serializers.IntegerField())
+    pip_counts = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text=gettext_lazy("Each player's pip count (null before the first game)."),
+    )
+    open = serializers.BooleanField(
+        help_text=gettext_lazy("An open challenge still waiting for an opponent.")
+    )
+    winner = serializers.CharField(allow_null=True)
+    ended_by = serializers.ChoiceField(choices=MatchResult.EndedBy.choices, allow_null=True)
+    crawford = serializers.BooleanField(
+        help_text=gettext_lazy("The current game is the Crawford game (P2).")
+    )
+    dice_commitment = serializers.CharField(
+        help_text=gettext_lazy("The SHA-256 (hex) of the server seed, revealed after the match.")
+    )
+    game = GameOutput(allow_null=True)
+    clock = serializers.DictField(
+        help_text=gettext_lazy(
+            'Each player\'s seconds left (null: no clock) and "deadline" (ISO time or null).'
+        )
+    )
+    version = serializers.IntegerField(
+        help_text=gettext_lazy("The table's live version: it grows with every change.")
+    )
+    topic = serializers.CharField(help_text=gettext_lazy("The live channel's topic."))
+
+    def to_representation(self, instance: Match) -> dict[str, Any]:
+        body = selectors.match_detail(instance)
+        shown: dict[str, Any] = super().to_representation(body)  # type: ignore[arg-type]  # the fields read the body
+        return shown
+
+
+class DiceOutput(serializers.Serializer[dict[str, Any]]):
+    algorithm = serializers.CharField()
+    commitment = serializers.CharField()
+    client_seed = serializers.CharField()
+    server_seed = serializers.CharField(
+        required=False, help_text=gettext_lazy("Revealed once the match is over (hex).")
+    )
+    rolls = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        required=False,
+        help_text=gettext_lazy(
+            "Once the match is over: every roll in order, opening rolls and ties included."
+        ),
+    )
+
+
+class PlaySettingsOutput(serializers.Serializer[PlaySettings]):
+    auto_roll = serializers.BooleanField(
+        help_text=gettext_lazy("Roll for me when the cube cannot be used (T4).")
+    )
+    auto_play_forced = serializers.BooleanField(
+        help_text=gettext_lazy("Play my move when only one play is legal (T4).")
+    )
+    home_board = serializers.CharField(
+        help_text=gettext_lazy('Where my home board is drawn: "right" or "left" (B4).')
+    )
+    switch_sides = serializers.BooleanField(
+        help_text=gettext_lazy("Switch sides after every game (B4).")
+    )
+
+
+def _match_get(*, pk: int) -> Match:
+    try:
+        return selectors.match_queryset().get(pk=pk)
+    except Match.DoesNotExist:
+        raise NotFound(_("There is no match %(id)s.") % {"id": pk}) from None
+
+
+def _player(user: User) -> Player:
+    """The club player a logged-in user is (an administrator may be none)."""
+    try:
+        return user.player
+    except Player.DoesNotExist:
+        raise Forbidden(_("Only the club's players play matches.")) from None
+
+
+def _match(match: Match) -> Response:
+    return Response(MatchOutput(match).data)
+
+
+# Creating, answering and listing matches ----------------------------------------------------
+
+
+class MatchFilter(filters.FilterSet):
+    player = UsernameFilter(
+        method="played_by",
+        label=gettext_lazy("Only the matches this player plays or was invited to."),
+    )
+    status = filters.ChoiceFilter(
+        choices=Match.Status.choices,
+        label=gettext_lazy('Only matches in this state ("playing": the matches being played now).'),
+    )
+    open = filters.BooleanFilter(
+        method="waiting_for_anyone",
+        label=gettext_lazy("true: only the open challenges still waiting for an opponent."),
+    )
+
+    def played_by(self, matches: QuerySet[Match], name: str, username: str) -> QuerySet[Match]:
+        return matches.filter(
+            Q(creator__user__username=username) | Q(opponent__user__username=username)
+        )
+
+    def waiting_for_anyone(
+        self, matches: QuerySet[Match], name: str, value: bool | None
+    ) -> QuerySet[Match]:
+        if value is None:
+            return matches
+        waiting = Q(opponent=None, status=Match.Status.INVITED)
+        return matches.filter(waiting) if value else matches.exclude(waiting)
+
+
+class MatchListView(generics.ListAPIView[Match]):
+    """Matches, newest first (any member): ``?player=`` a player's own, ``?status=playing``
+    the matches being played now, ``?open=true`` the open challenges."""
+
+    serializer_class = MatchOutput
+    filterset_class = MatchFilter
+
+    def get_queryset(self) -> QuerySet[Match]:
+        return selectors.match_list()
+
+
+class MatchCreateView(APIView):
+    """Invite a player to a match (or, with no opponent, open a challenge any member may
+    accept); ``length`` 0 is a money session at ``stake`` per point."""
+
+    raises = (NotFound,)  # an opponent nobody is called
+
+    @extend_schema(
+        request=MatchCreateInput,
+        responses={201: MatchOutput},
+        examples=[
+            OpenApiExample(
+                "Bob is invited to a match to 5",
+                value={"opponent": "bob", "length": 5, "rated": True, "clock": "standard"},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "An open challenge: a money session at 1.00 a point",
+                value={"length": 0, "stake": "1.00", "options": {"jacoby": True}},
+                request_only=True,
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = MatchCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        opponent = values.get("opponent")
+        match = services.match_create(
+            creator=_player(member(request.user)),
+            opponent=None if opponent is None else club_selectors.player_get(username=opponent),
+            length=values["length"],
+            rated=values.get("rated", values["length"] > 0),
+            clock=values["clock"],
+            stake=values.get("stake"),
+            options=values.get("options"),
+            on_timeout=values["on_timeout"],
+            seed=values["seed"],
+        )
+        return Response(MatchOutput(_match_get(pk=match.pk)).data, status=status.HTTP_201_CREATED)
+
+
+class MatchDetailView(APIView):
+    """A match as it stands (any member may watch)."""
+
+    raises = (NotFound,)
+
+    @extend_schema(responses={200: MatchOutput})
+    def get(self, request: Request, pk: int) -> Response:
+        return _match(_match_get(pk=pk))
+
+
+class MatchAcceptView(APIView):
+    """The invited player accepts (any member but its creator, for an open challenge):
+    the opening roll is made and the first game starts."""
+
+    raises = (NotFound, Forbidden, Conflict)
+
+    @extend_schema(request=AcceptInput, responses={200: MatchOutput})
+    def post(self, request: Request, pk: int) -> Response:
+        data = AcceptInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = services.match_accept(
+            match=_match_get(pk=pk),
+            player=_player(member(request.user)),
+            seed=data.validated_data["seed"],
+        )
+        return _match(_match_get(pk=match.pk))
+
+
+class MatchDeclineView(APIView):
+    """The invited player declines, or the creator withdraws the invitation or challenge."""
+
+    raises = (NotFound, Forbidden, Conflict)
+
+    @extend_schema(request=None, responses={200: MatchOutput})
+    def post(self, request: Request, pk: int) -> Response:
+        match = services.match_decline(
+            match=_match_get(pk=pk), player=_player(member(request.user))
+        )
+        return _match(_match_get(pk=match.pk))
+
+
+# Playing ------------------------------------------------------------------------------
+
+GAME_ERRORS = (NotFound, Forbidden, NotYourTurn, Conflict, StaleTurn, IllegalPlay, Invalid)
+
+
+class MatchActionView(APIView):
+    """The base of each action at the board: one subclass, one operation, each with its
+    own input. The service checks who acts, the phase and the ``turn_no``."""
+
+    action: str  # the path's last part: /api/matches/{id}/<action>/
+    input_class: type[TurnInput] = TurnInput
+    raises = GAME_ERRORS
+
+    def post(self, request: Request, pk: int) -> Response:
+        data = self.input_class(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        match = self.apply(
+            match=_match_get(pk=pk),
+            player=_player(member(request.user)),
+            turn_no=values.pop("turn_no"),
+            values=values,
+        )
+        return _match(_match_get(pk=match.pk))
+
+    def apply(self, *, match: Match, player: Player, turn_no: int, values: dict[str, Any]) -> Match:
+        """Carry the action out (``match_act``, unless the subclass says otherwise)."""
+        return services.match_act(
+            match=match,
+            player=player,
+            turn_no=turn_no,
+            act=services.Act(self.action),
+            **self.arguments(values),
+        )
+
+    def arguments(self, values: dict[str, Any]) -> dict[str, Any]:
+        """The service's arguments from the input (its fields, unless renamed)."""
+        return values
+
+
+class ContinueActionView(MatchActionView):
+    """``continue``: a money session's next game (``match_continue``)."""
+
+    def apply(self, *, match: Match, player: Player, turn_no: int, values: dict[str, Any]) -> Match:
+        return services.match_continue(match=match, player=player, turn_no=turn_no)
+
+
+class StopActionView(MatchActionView):
+    """``stop``: a money session ends (``match_stop``)."""
+
+    def apply(self, *, match: Match, player: Player, turn_no: int, values: dict[str, Any]) -> Match:
+        return services.match_stop(match=match, player=player, turn_no=turn_no)
+
+
+def action_view(
+    action: str,
+    description: StrOrPromise,
+    input_class: type[TurnInput] = TurnInput,
+    base: type[MatchActionView] = MatchActionView,
+) -> type[MatchActionView]:
+    """The view class of one action at the board, documented in the schema."""
+    name = "Match" + action.title().replace("_", "") + "View"
+    view = type(name, (base,), {"action": action, "input_class": input_class})
+    schema = extend_schema(
+        request=input_class, responses={200: MatchOutput}, description=description
+    )
+    documented: type[MatchActionView] = extend_schema_view(post=schema)(view)
+    return documented
+
+
+# Each action is its own operation, at /api/matches/{id}/<action>/.
+ACTION_VIEWS: tuple[type[MatchActionView], ...] = (
+    action_view("roll", gettext_lazy("Roll the dice (the side on roll, before moving).")),
+    action_view(
+        "move",
+        gettext_lazy(
+            "Play the whole turn in standard notation and confirm it; steps played one by "
+            "one this turn are replaced."
+        ),
+        MoveInput,
+    ),
+    action_view(
+        "move_step",
+        gettext_lazy(
+            "Move one checker by one die, not yet final (T3): the board page's click. Only "
+            "a step that can still be completed into a legal play is accepted."
+        ),
+        MoveStepInput,
+    ),
+    action_view("undo", gettext_lazy("Take back the last step not yet confirmed (T3).")),
+    action_view(
+        "confirm", gettext_lazy("Confirm the steps played this turn: the turn is final (T3).")
+    ),
+    action_view("double", gettext_lazy("Offer a double (C2: on your turn, before rolling).")),
+    action_view("take", gettext_lazy("Take the double: you own the cube (C4).")),
+    action_view(
+        "pass", gettext_lazy("Pass the double: the game is lost at the cube's value (C4).")
+    ),
+    action_view(
+        "beaver", gettext_lazy("Take and redouble at once (C5, money sessions with beavers).")
+    ),
+    action_view(
+        "resign",
+        gettext_lazy("Offer to resign a single, a gammon or a backgammon (S4)."),
+        ResignInput,
+    ),
+    action_view(
+        "accept_resign", gettext_lazy("Accept the resignation offered: the game ends (S4).")
+    ),
+    action_view(
+        "reject_resign", gettext_lazy("Reject the resignation offered: play goes on (S4).")
+    ),
+    action_view(
+        "continue",
+        gettext_lazy("A money session, between games: start the next game (its opening roll)."),
+        base=ContinueActionView,
+    ),
+    action_view(
+        "stop",
+        gettext_lazy(
+            "A money session, between games: stop it; the net is posted to the ledger at "
+            "the stake per point."
+        ),
+        base=StopActionView,
+    ),
+)
+
+
+class MatchAbandonView(APIView):
+    """Leave a match in play: you lose it (``ended_by`` ``abandoned``)."""
+
+    raises = (NotFound, Forbidden, Conflict, Invalid)
+
+    @extend_schema(request=None, responses={200: MatchOutput})
+    def post(self, request: Request, pk: int) -> Response:
+        match = services.match_abandon(
+            match=_match_get(pk=pk), player=_player(member(request.user))
+        )
+        return _match(_match_get(pk=match.pk))
+
+
+# Reading a match's record --------------------------------------------------------------
+
+
+class MatchExportView(APIView):
+    """The match in GNU Backgammon's ``.mat`` format (eXtreme Gammon imports it too)."""
+
+    raises = (NotFound,)
+
+    @extend_schema(
+        responses={
+            (200, "text/plain"): OpenApiResponse(
+                OpenApiTypes.STR, description=gettext_lazy("The .mat file.")
+            )
+        }
+    )
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        match = _match_get(pk=pk)
+        response = HttpResponse(
+            selectors.match_export_mat(match), content_type="text/plain; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.mat"'
+        return response
+
+
+class MatchDiceView(APIView):
+    """The dice (algorithm ``hmac-sha256-v1``): the commitment from the start, the server
+    seed and every roll once the match is over. /play/dice/ says how to check them."""
+
+    raises = (NotFound,)
+
+    @extend_schema(responses={200: DiceOutput})
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(DiceOutput(selectors.match_dice(_match_get(pk=pk))).data)
+
+
+# Play settings -------------------------------------------------------------------------
+
+
+class PlaySettingsView(APIView):
+    """Your own settings at the board (T4, B4)."""
+
+    raises = (Forbidden,)
+
+    @extend_schema(responses={200: PlaySettingsOutput})
+    def get(self, request: Request) -> Response:
+        player = _player(member(request.user))
+        return Response(PlaySettingsOutput(selectors.play_settings(player=player)).data)
+
+
+class PlaySettingsUpdateView(APIView):
+    """Change your settings at the board; the fields left out keep their value."""
+
+    raises = (Forbidden,)
+
+    @extend_schema(
+        request=PlaySettingsInput,
+        responses={200: PlaySettingsOutput},
+        examples=[
+            OpenApiExample(
+                "Roll for me, home board on the left",
+                value={"auto_roll": True, "home_board": "left"},
+                request_only=True,
+            )
+        ],
+    )
+    def put(self, request: Request) -> Response:
+        data = PlaySettingsInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = _player(member(request.user))
+        row = services.play_settings_update(player=player, **data.validated_data)
+        return Response(PlaySettingsOutput(row).data)

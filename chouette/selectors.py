@@ -161,7 +161,26 @@ def player_chouettes(*, player: Player) -> list[tuple[Chouette, int]]:
 # Online mode ---------------------------------------------------------------------------
 
 
-def chouette_online_game(*, chouette: Chouette) -> dict[str, Any] | None:
+def chouette_online_detail(*, chouette: Chouette) -> dict[str, Any]:
+    """An online chouette as its actions answer it: API.md's chouette (``id``,
+    ``status``, ``box``, ``captain``, ``line``, ``partner``, ``scores``, ``games``) with
+    its ``game`` (``chouette_online_game``), ``version`` and live ``topic``."""
+    names = chouette_names(chouette=chouette)
+    return {
+        "id": chouette.pk,
+        "status": chouette.status,
+        **chouette_seating(chouette=chouette, names=names).to_dict(),
+        "scores": chouette_scores(chouette=chouette, names=names),
+        "games": chouette_games_played(chouette=chouette),
+        "version": chouette.version,
+        "topic": f"chouette:{chouette.pk}",
+        "game": chouette_online_game(chouette=chouette, names=names),
+    }
+
+
+def chouette_online_game(
+    *, chouette: Chouette, names: Mapping[int, str] | None = None
+) -> dict[str, Any] | None:
     """API.md's ``game`` of an online chouette (None before its first game): ``number``,
     ``turn_no``, ``phase``, ``awaiting`` (usernames: the box or the captain to roll or
     move, each member who owes an answer), ``dice``, ``position_id`` and ``legal_plays``
@@ -173,7 +192,8 @@ def chouette_online_game(*, chouette: Chouette) -> dict[str, Any] | None:
     if table is None or table.state is None:
         return None
     game = Game.from_dict(table.state)
-    box = chouette_names(chouette=chouette)[chouette.seats[0]] if chouette.seats else ""
+    names = chouette_names(chouette=chouette) if names is None else names
+    box = names[chouette.seats[0]]
     awaiting = game.awaiting
     board = game.position_for(game.on_roll)
     assert isinstance(board, Position)
@@ -194,7 +214,7 @@ def chouette_online_game(*, chouette: Chouette) -> dict[str, Any] | None:
         "turn_no": table.turn_no,
         "phase": game.phase.value,
         "awaiting": ([box] if awaiting.box else []) + [str(m) for m in awaiting.members],
-        "captain": game.captain,
+        "captain": None if game.captain is None else str(game.captain),
         "dice": None if game.dice is None else list(game.dice),
         "position_id": position_id(board),
         "legal_plays": [format_play(play.steps) for play in game.legal_plays()],

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path, re_path, register_converter
+from django.urls import URLPattern, URLResolver, include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from chouette import views as chouette_views
@@ -16,7 +16,7 @@ from matches import views as matches_views
 register_converter(IdConverter, "id")
 register_converter(UsernameConverter, "username")
 
-api_patterns = [
+api_patterns: list[URLPattern | URLResolver] = [
     path("auth/token/", api.TokenCreateView.as_view(), name="api-token"),
     path("players/", api.PlayerCreateView.as_view(), name="api-players"),
     path("players/<username:username>/", api.PlayerDetailView.as_view(), name="api-player"),
@@ -37,6 +37,7 @@ api_patterns = [
     path("ledger/trial-balance/", api.TrialBalanceView.as_view(), name="api-ledger-trial-balance"),
     path("ledger/settle-up/", api.SettleUpView.as_view(), name="api-ledger-settle-up"),
     path("live/", api.LiveView.as_view(), name="api-live"),
+    path("", include("chouette.api_online_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -22,6 +22,8 @@ from django.db import close_old_connections
 from django.utils import timezone
 from hypothesis import HealthCheck, settings
 
+from chouette import online as chouette_online
+from chouette import services as chouette_services
 from club import money, services
 from club.models import Account, SourceKind
 from club.parties import CLUB
@@ -108,6 +110,15 @@ def _double_and_pass(match, *players):
     assert match.status == "finished"
 
 
+def _an_online_chouette(*players, staff):
+    """An online chouette with its first game on, alice in the box."""
+    order = list(players)
+    chouette = chouette_services.chouette_create(
+        players=order, order=order, stake=Decimal("1.00"), recorded_by=staff.user, mode="online"
+    )
+    chouette_online.chouette_game_start(chouette=chouette, by=order[0])
+
+
 @pytest.fixture
 def club_with_books(make_player, staff):
     """The players the schema's examples name (alice and bob, password as in the token
@@ -122,6 +133,7 @@ def club_with_books(make_player, staff):
         creator=bob, opponent=None, length=0, rated=False, stake=Decimal("1.00")
     )
     services.match_result_record(winner=alice, loser=bob, length=5, recorded_by=staff.user)
+    _an_online_chouette(alice, bob, make_player("dave"), staff=staff)
     services.payment_record(
         payer=alice, payee=CLUB, amount=Decimal("12.50"), recorded_by=staff.user
     )

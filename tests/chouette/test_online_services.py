@@ -3,7 +3,6 @@ H8, H10), the clock on each member's answer, consulting, stale and out-of-turn r
 that change nothing, and the finished game scored and rotated as a recorded one."""
 
 from datetime import timedelta
-from decimal import Decimal
 
 import pytest
 
@@ -17,20 +16,12 @@ from matches.selectors import tables_check
 
 
 @pytest.fixture
-def online_chouette(members, staff):
+def online_chouette(open_chouette, members):
     """An online chouette, alice in the box, bob captain, carol and dave the crew, its
     first game started."""
 
     def make(**options):
-        order = [members[name] for name in ("alice", "bob", "carol", "dave")]
-        chouette = services.chouette_create(
-            players=order,
-            order=order,
-            stake=Decimal("5.00"),
-            recorded_by=staff.user,
-            mode=Chouette.Mode.ONLINE,
-            **options,
-        )
+        chouette = open_chouette("alice", "bob", "carol", "dave", mode="online", **options)
         return online.chouette_game_start(chouette=chouette, by=members["alice"])
 
     return make
@@ -217,7 +208,7 @@ def test_h2_only_the_captain_moves_and_stale_or_out_of_turn_requests_change_noth
 
 
 def test_h2_consulting_is_seen_by_the_team_only_and_no_cube_no_talk_keeps_to_the_cube(
-    online_chouette, members
+    online_chouette, open_chouette, members
 ):
     chouette = online_chouette(cube="multiple")
     game = play_until(chouette, members, box_rolls=True, stop=lambda g: g["awaiting"] == ["bob"]
@@ -239,14 +230,7 @@ def test_h2_consulting_is_seen_by_the_team_only_and_no_cube_no_talk_keeps_to_the
     # The captain's choice stands: his play, not the proposal.
     act(chouette, members, "bob", "move", play=game["legal_plays"][0])
 
-    quiet = services.chouette_create(
-        players=[members[n] for n in ("erin", "frank", "gina")],
-        order=[members[n] for n in ("erin", "frank", "gina")],
-        stake=Decimal("1.00"),
-        recorded_by=members["erin"].user,
-        mode=Chouette.Mode.ONLINE,
-        consulting="cube",
-    )
+    quiet = open_chouette("erin", "frank", "gina", mode="online", consulting="cube")
     online.chouette_game_start(chouette=quiet, by=members["erin"])
     game = body(quiet)
     with pytest.raises(Conflict):

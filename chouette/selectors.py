@@ -4,10 +4,11 @@ keep player ids, the arithmetic names players by username."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from backgammon.chouette import BoxKeeps, ChouetteOptions, Seating, Tally
@@ -29,15 +30,22 @@ def chouette_get(*, pk: int) -> Chouette:
         raise NotFound(_("There is no chouette #%(id)s.") % {"id": pk}) from None
 
 
-def chouette_list(*, status: str = "", player: str = "") -> QuerySet[Chouette]:
-    """Chouettes, newest first; ``status`` open or closed, ``player`` a username of anyone
-    who sat at the table (empty: no filter)."""
-    chouettes = Chouette.objects.all()
-    if status:
-        chouettes = chouettes.filter(status=status)
-    if player:
-        chouettes = chouettes.filter(memberships__player__user__username=player).distinct()
-    return chouettes.order_by("-id")
+def chouette_list() -> QuerySet[Chouette]:
+    """Chouettes, newest first, each with ``games_played`` (the games in effect) and
+    its players at hand."""
+    games = (
+        ChouetteGame.objects.filter(
+            chouette=OuterRef("pk"), undoes__isnull=True, undone_by__isnull=True
+        )
+        .values("chouette")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return (
+        Chouette.objects.annotate(games_played=Coalesce(Subquery(games), 0))
+        .prefetch_related("memberships__player__user")
+        .order_by("-id")
+    )
 
 
 def chouette_options(*, chouette: Chouette) -> ChouetteOptions:
@@ -58,9 +66,17 @@ def chouette_names(*, chouette: Chouette) -> dict[int, str]:
 def chouette_seating(*, chouette: Chouette, names: Mapping[int, str] | None = None) -> Seating:
     """The seating between games, as the arithmetic holds it."""
     names = chouette_names(chouette=chouette) if names is None else names
-    seats = [names[pk] for pk in chouette.seats]
+    return seating_from(
+        seats=chouette.seats, names=names, options=chouette_options(chouette=chouette)
+    )
+
+
+def seating_from(
+    *, seats: Sequence[int], names: Mapping[int, str], options: ChouetteOptions
+) -> Seating:
+    """The seating of stored seats (player ids, box first)."""
     return Seating(
-        box=seats[0], waiting=tuple(seats[1:]), options=chouette_options(chouette=chouette)
+        box=names[seats[0]], waiting=tuple(names[pk] for pk in seats[1:]), options=options
     )
 
 
@@ -156,6 +172,13 @@ def player_chouettes(*, player: Player) -> list[tuple[Chouette, int]]:
     )
     chouettes = Chouette.objects.filter(memberships__player=player).distinct().order_by("-id")
     return [(chouette, totals.get(chouette.pk, 0)) for chouette in chouettes]
+
+
+def chouette_versions(keys: Collection[str]) -> dict[str, int]:
+    """The live channel's ``chouette:<id>`` topics: each existing session's version."""
+    ids = [int(key) for key in keys if key.isascii() and key.isdigit() and len(key) < 19]
+    rows = Chouette.objects.filter(pk__in=ids).values_list("pk", "version")
+    return {str(pk): version for pk, version in rows}
 
 
 # Online mode ---------------------------------------------------------------------------

@@ -1,8 +1,353 @@
-"""Chouette pages."""
+"""Chouette pages: the list of sessions (and opening one), the table page for the club's
+big screen, and the scorekeeper's form (recorded mode: a game in a few taps, undo, join,
+leave, close). Every write goes through ``chouette.services``; a refusal comes back as a
+message on the page, and nothing is changed."""
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from backgammon.chouette import BoardResult, Outcome, Winner
+from chouette import selectors, services
+from chouette.models import Chouette
+from club import money
+from club import selectors as club_selectors
+from club.auth import member
+from club.errors import NotFound, ServiceError
+from club.models import Player
+
+CUBE_CHOICES = [(value, str(value)) for value in (1, 2, 4, 8, 16, 32, 64)]
 
 
+def _chouette_or_404(pk: int) -> Chouette:
+    try:
+        return selectors.chouette_get(pk=pk)
+    except NotFound as error:
+        raise Http404(str(error.message)) from None
+
+
+def _players(usernames: list[str]) -> list[Player]:
+    return [club_selectors.player_get(username=name) for name in usernames]
+
+
+# The list, and opening a chouette --------------------------------------------------------
+
+
+class ChouetteForm(forms.Form):
+    """Open a recorded chouette: who plays, at what stake, with which options."""
+
+    players = forms.MultipleChoiceField(
+        label=gettext_lazy("Players"), widget=forms.CheckboxSelectMultiple
+    )
+    order = forms.CharField(
+        label=gettext_lazy("Order already rolled (optional)"),
+        required=False,
+        help_text=gettext_lazy(
+            "Usernames, box first, separated by spaces. Left empty, the server rolls."
+        ),
+    )
+    stake = forms.DecimalField(
+        label=gettext_lazy("Stake per point"),
+        max_digits=money.LEG_DIGITS,
+        decimal_places=money.PLACES,
+        initial=Decimal("1.00"),
+    )
+    cube = forms.ChoiceField(label=gettext_lazy("Cube"), choices=Chouette.Cube.choices)
+    jacoby = forms.BooleanField(label=gettext_lazy("Jacoby rule"), required=False, initial=True)
+    beavers = forms.BooleanField(label=gettext_lazy("Beavers"), required=False)
+    box_keeps = forms.ChoiceField(
+        label=gettext_lazy("The box keeps the box when"), choices=Chouette.BoxKeeps.choices
+    )
+    partner_from = forms.IntegerField(
+        label=gettext_lazy("Box partner from (players)"),
+        required=False,
+        initial=7,
+        min_value=4,
+        max_value=services.MAX_PLAYERS,
+        help_text=gettext_lazy("Empty: no partner."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["players"]
+        assert isinstance(field, forms.MultipleChoiceField)
+        field.choices = [
+            (player.username, player.display_name)
+            for player in Player.objects.select_related("user").order_by("display_name")
+        ]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
 def chouettes(request: HttpRequest) -> HttpResponse:
-    return render(request, "chouette/chouettes.html")
+    """The sessions, open ones first, newest first (``?player=`` one player's, with their
+    points); and the form that opens one."""
+    form = ChouetteForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        values = form.cleaned_data
+        order = values["order"].split()
+        try:
+            chouette = services.chouette_create(
+                players=_players(values["players"]),
+                order=_players(order) if order else None,
+                stake=values["stake"],
+                cube=values["cube"],
+                jacoby=values["jacoby"],
+                beavers=values["beavers"],
+                box_keeps=values["box_keeps"],
+                partner_from=values["partner_from"],
+                recorded_by=member(request.user),
+            )
+        except ServiceError as error:
+            messages.error(request, str(error.message))
+        else:
+            return redirect("chouette-record", pk=chouette.pk)
+    username = request.GET.get("player", "")
+    sessions = selectors.chouette_list().order_by("-status", "-id")
+    shown = None
+    if username:
+        try:
+            shown = club_selectors.player_get(username=username)
+        except NotFound as error:
+            raise Http404(str(error.message)) from None
+        sessions = sessions.filter(memberships__player=shown).distinct()
+    page = Paginator(sessions, 50).get_page(request.GET.get("page"))
+    points = {
+        chouette.pk: total
+        for chouette, total in (selectors.player_chouettes(player=shown) if shown else [])
+    }
+    rows = [(chouette, points.get(chouette.pk)) for chouette in page]
+    return render(
+        request,
+        "chouette/chouettes.html",
+        {
+            "page": page,
+            "rows": rows,
+            "shown": shown,
+            "total": sum(points.values()) if shown else None,
+            "form": form,
+        },
+    )
+
+
+# The table page ------------------------------------------------------------------------
+
+
+def _table_context(chouette: Chouette) -> dict[str, Any]:
+    """What the table page and the scorekeeper's form show: the seats, the scores, the
+    games (newest first) with each one's points in seat order."""
+    names = selectors.chouette_names(chouette=chouette)
+    seating = selectors.chouette_seating(chouette=chouette, names=names)
+    scores = selectors.chouette_scores(chouette=chouette, names=names)
+    display = {
+        player.username: player.display_name
+        for player in Player.objects.filter(pk__in=names).select_related("user")
+    }
+    seated = list(seating.players)
+    games = [
+        {
+            "row": game,
+            "points": [
+                next((p.points for p in game.points.all() if p.player.username == n), None)
+                for n in seated
+            ],
+        }
+        for game in reversed(list(selectors.chouette_game_list(chouette=chouette)))
+    ]
+    return {
+        "chouette": chouette,
+        "box": seating.box,
+        "box_name": display[seating.box],
+        "captain_name": display[seating.captain],
+        "crew_names": [display[name] for name in seating.crew],
+        "partner_name": display[seating.partner] if seating.partner else None,
+        "line": list(seating.line),
+        "seated": [(name, display[name], scores[name]) for name in seated],
+        "games": games,
+        "games_played": selectors.chouette_games_played(chouette=chouette),
+        "topic": f"chouette:{chouette.pk}",
+    }
+
+
+@login_required
+@require_GET
+def chouette(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table page for the big screen: box, captain, crew in line order, partner,
+    running scores and the games; it follows the live channel (``chouette:<id>``)."""
+    shown = _chouette_or_404(pk)
+    context = _table_context(shown)
+    context["may_record"] = services.may_record(chouette=shown, user=member(request.user))
+    return render(request, "chouette/table.html", context)
+
+
+# The scorekeeper's form ------------------------------------------------------------------
+
+
+class GameForm(forms.Form):
+    """One game played on the board: who won, how, and each member's cube."""
+
+    winner = forms.ChoiceField(
+        label=gettext_lazy("Winner on the board"),
+        choices=[
+            (Winner.TEAM.value, gettext_lazy("Team")),
+            (Winner.BOX.value, gettext_lazy("Box")),
+        ],
+        widget=forms.RadioSelect,
+    )
+    result = forms.ChoiceField(
+        label=gettext_lazy("Result"),
+        choices=[
+            (BoardResult.SINGLE.value, gettext_lazy("Single")),
+            (BoardResult.GAMMON.value, gettext_lazy("Gammon")),
+            (BoardResult.BACKGAMMON.value, gettext_lazy("Backgammon")),
+        ],
+        initial=BoardResult.SINGLE.value,
+        widget=forms.RadioSelect,
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+
+    OUTCOMES = [
+        (Outcome.PLAYED.value, gettext_lazy("Played")),
+        (Outcome.PASSED.value, gettext_lazy("Passed")),
+        (Outcome.BOX_PASSED.value, gettext_lazy("Box passed")),
+    ]
+
+    def __init__(self, *args: Any, line: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.line = line
+        for name in line:
+            self.fields[f"outcome_{name}"] = forms.ChoiceField(
+                label=gettext_lazy("Outcome"),
+                choices=self.OUTCOMES,
+                initial=Outcome.PLAYED.value,
+                widget=forms.RadioSelect,
+            )
+            self.fields[f"stake_{name}"] = forms.TypedChoiceField(
+                label=gettext_lazy("Cube"), choices=CUBE_CHOICES, coerce=int, initial=1
+            )
+            self.fields[f"untouched_{name}"] = forms.BooleanField(
+                label=gettext_lazy("Cube never turned"), required=False
+            )
+
+    def members(self) -> list[tuple[str, forms.BoundField, forms.BoundField, forms.BoundField]]:
+        """Each member's three fields, in line order, for the template."""
+        return [
+            (name, self[f"outcome_{name}"], self[f"stake_{name}"], self[f"untouched_{name}"])
+            for name in self.line
+        ]
+
+    def record(self) -> dict[str, Any]:
+        """The game in API.md's recorded form."""
+        values = self.cleaned_data
+        return {
+            "winner": values["winner"],
+            "result": values["result"],
+            "members": [
+                {
+                    "player": name,
+                    "stake": values[f"stake_{name}"],
+                    "outcome": values[f"outcome_{name}"],
+                    "cube_turned": values[f"stake_{name}"] > 1 and not values[f"untouched_{name}"],
+                }
+                for name in self.line
+            ],
+        }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def chouette_record(request: HttpRequest, pk: int) -> HttpResponse:
+    """The scorekeeper's form: the game just played, and undo, join, leave and close."""
+    shown = _chouette_or_404(pk)
+    context = _table_context(shown)
+    form = GameForm(request.POST or None, line=context["line"], initial={"version": shown.version})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.chouette_game_record(
+                chouette=shown,
+                record=form.record(),
+                recorded_by=member(request.user),
+                version=form.cleaned_data["version"],
+            )
+        except ServiceError as error:
+            messages.error(request, str(error.message))
+        else:
+            messages.success(request, _("The game is recorded."))
+            return redirect("chouette-record", pk=shown.pk)
+    elif request.method == "POST":
+        messages.error(request, _("Say who won, how, and each member's cube."))
+    context["may_record"] = services.may_record(chouette=shown, user=member(request.user))
+    context["form"] = form
+    context["others"] = (
+        Player.objects.exclude(pk__in=shown.seats).select_related("user").order_by("display_name")
+    )
+    return render(request, "chouette/record.html", context)
+
+
+def _version(request: HttpRequest) -> int | None:
+    raw = request.POST.get("version", "")
+    return int(raw) if raw.isascii() and raw.isdigit() else None
+
+
+def _undo(request: HttpRequest, chouette: Chouette) -> str:
+    undo = services.chouette_game_undo(
+        chouette=chouette, recorded_by=member(request.user), version=_version(request)
+    )
+    assert undo.undoes is not None
+    return _("Game %(number)s is undone.") % {"number": undo.undoes.number}
+
+
+def _join(request: HttpRequest, chouette: Chouette) -> str:
+    player = club_selectors.player_get(username=request.POST.get("player", ""))
+    services.chouette_join(
+        chouette=chouette, player=player, by=member(request.user), version=_version(request)
+    )
+    return _("%(player)s joins at the end of the line.") % {"player": player.display_name}
+
+
+def _leave(request: HttpRequest, chouette: Chouette) -> str:
+    player = club_selectors.player_get(username=request.POST.get("player", ""))
+    settled = services.chouette_leave(
+        chouette=chouette, player=player, by=member(request.user), version=_version(request)
+    )
+    return _("%(player)s leaves and settles %(amount)s.") % {
+        "player": player.display_name,
+        "amount": settled.amounts[player.username],
+    }
+
+
+def _close(request: HttpRequest, chouette: Chouette) -> str:
+    services.chouette_close(chouette=chouette, by=member(request.user), version=_version(request))
+    return _("The chouette is closed and settled in the ledger.")
+
+
+ACTIONS: dict[str, Callable[[HttpRequest, Chouette], str]] = {
+    "undo": _undo,
+    "join": _join,
+    "leave": _leave,
+    "close": _close,
+}
+
+
+@login_required
+@require_POST
+def chouette_act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """The scorekeeper's buttons: undo the last game, join, leave, close."""
+    shown = _chouette_or_404(pk)
+    try:
+        done = ACTIONS[action](request, shown)
+    except ServiceError as error:
+        messages.error(request, str(error.message))
+    else:
+        messages.success(request, done)
+    return redirect("chouette-record", pk=shown.pk)

@@ -5,6 +5,7 @@ ratings), recording a payment, reversing a transaction. The ledger itself cannot
 to, changed or deleted here.
 """
 
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import Any
 
@@ -47,6 +48,27 @@ class ReadOnly(AppendOnly):
 
     def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
+
+
+def act_on_each(
+    model_admin: admin.ModelAdmin[Any],
+    request: HttpRequest,
+    rows: Iterable[Any],
+    act: Callable[[Any], object],
+    done_message: Callable[[int], str],
+) -> None:
+    """An admin action that calls a service on each selected row: each refusal is an
+    error message naming its row, and one message says how many were done."""
+    done = 0
+    for row in rows:
+        try:
+            act(row)
+        except ServiceError as error:
+            model_admin.message_user(request, f"#{row.pk}: {error.message}", messages.ERROR)
+        else:
+            done += 1
+    if done:
+        model_admin.message_user(request, done_message(done), messages.SUCCESS)
 
 
 class SavedByService(admin.ModelAdmin[Any]):
@@ -239,23 +261,20 @@ class TransactionAdmin(ReadOnly, AmountMovedColumn):
 
     @admin.action(description=_("Reverse the selected transactions"))
     def reverse_selected(self, request: HttpRequest, queryset: QuerySet[Transaction]) -> None:
-        done = 0
-        for posted in queryset.order_by("id"):
-            try:
-                services.ledger_reverse(transaction=posted, recorded_by=member(request.user))
-            except ServiceError as error:
-                self.message_user(request, f"#{posted.pk}: {error.message}", messages.ERROR)
-            else:
-                done += 1
-        if done:
-            self.message_user(
-                request,
+        act_on_each(
+            self,
+            request,
+            queryset.order_by("id"),
+            lambda posted: services.ledger_reverse(
+                transaction=posted, recorded_by=member(request.user)
+            ),
+            lambda done: (
                 ngettext(
                     "%(count)d transaction reversed.", "%(count)d transactions reversed.", done
                 )
-                % {"count": done},
-                messages.SUCCESS,
-            )
+                % {"count": done}
+            ),
+        )
 
 
 @admin.register(Account)

@@ -5,7 +5,6 @@ from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from chouette import views as chouette_views
 from club import api, views
 from club.api_base import Operations
 from club.api_errors import api_not_found
@@ -37,6 +36,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("ledger/trial-balance/", api.TrialBalanceView.as_view(), name="api-ledger-trial-balance"),
     path("ledger/settle-up/", api.SettleUpView.as_view(), name="api-ledger-settle-up"),
     path("live/", api.LiveView.as_view(), name="api-live"),
+    path("", include("chouette.api_urls")),
     path("", include("chouette.api_online_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
@@ -59,7 +59,7 @@ urlpatterns = [
     path("ledger/settle-up/", views.settle_up, name="ledger-settle-up"),
     path("play/", matches_views.play, name="play"),
     path("tournaments/", matches_views.tournaments, name="tournaments"),
-    path("chouettes/", chouette_views.chouettes, name="chouettes"),
+    path("", include("chouette.urls")),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),

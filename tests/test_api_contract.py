@@ -73,6 +73,11 @@ CROSS_FIELD_RULES: dict[tuple[str, str], Callable[[dict[str, Any]], bool]] = {
     ),
     ("POST", "/api/ledger/payments/"): lambda body: body.get("payer") != body.get("payee"),
     ("POST", "/api/matches/"): _a_match_that_can_be,
+    # tests/chouette/test_api.py: the players are different people, an order is them.
+    ("POST", "/api/chouettes/"): lambda body: (
+        len(set(body.get("players", []))) == len(body.get("players", []))
+        and sorted(body.get("order", body.get("players", []))) == sorted(body.get("players", []))
+    ),
 }
 
 
@@ -122,9 +127,11 @@ def _an_online_chouette(*players, staff):
 @pytest.fixture
 def club_with_books(make_player, staff):
     """The players the schema's examples name (alice and bob, password as in the token
-    example), a rated result, a payment, a balance no single leg could hold, and matches:
-    one being played, one finished (its dice revealed), an open challenge."""
+    example; dave and erin sit at the example chouette), a rated result, a payment, a
+    balance no single leg could hold, and matches: one being played, one finished (its
+    dice revealed), an open challenge."""
     alice, bob = make_player("alice"), make_player("bob")
+    make_player("dave"), make_player("erin")
     playing = matches_services.match_create(creator=alice, opponent=bob, length=3)
     matches_services.match_accept(match=playing, player=bob)
     finished = matches_services.match_create(creator=bob, opponent=alice, length=1)

@@ -3,11 +3,21 @@
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
+from django.utils import translation
 
 from chouette import services
 from tests.matches.conftest import clock  # noqa: F401  (the engine's clock, moved by hand)
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "gina"]
+
+
+@pytest.fixture(autouse=True)
+def _back_to_english():
+    """A page asked for in another language leaves this thread speaking it: back to
+    the club's own language after each test, so later messages read as the tests say."""
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture

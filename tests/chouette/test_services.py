@@ -416,7 +416,7 @@ def test_postgresql_refuses_changing_or_deleting_a_game_in_sql(open_chouette):
         "DELETE FROM chouette_chouettegame WHERE id = %s",
     ):
         with (
-            pytest.raises(DatabaseError, match="append-only"),
+            pytest.raises(DatabaseError, match="games are append-only"),
             transaction.atomic(),
             connection.cursor() as cursor,
         ):

@@ -1,0 +1,20 @@
+"""The chouettes' pages (the API's paths are in ``chouette.api_urls``)."""
+
+from django.urls import path
+
+from chouette import views
+
+urlpatterns = [
+    path("chouettes/", views.chouettes, name="chouettes"),
+    path("chouettes/<id:pk>/", views.chouette, name="chouette"),
+    path("chouettes/<id:pk>/record/", views.chouette_record, name="chouette-record"),
+    *(
+        path(
+            f"chouettes/<id:pk>/{action}/",
+            views.chouette_act,
+            {"action": action},
+            name=f"chouette-{action}",
+        )
+        for action in views.ACTIONS
+    ),
+]

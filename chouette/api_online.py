@@ -4,11 +4,9 @@ member's own ``take``, ``pass``, ``beaver``, each with ``{"turn_no"}``), startin
 next game, and consulting (H2): the team's proposals.
 
 One view class per operation, thin: read the input, call a ``chouette.online`` service
-or a selector, answer the chouette with its game (``ChouettePlayOutput``). The
-conventions are docs/api.md's.
+or a selector, answer the chouette with its game as ``GET /api/chouettes/{id}/`` does
+(``chouette.api.ChouetteOutput``). The conventions are docs/api.md's.
 """
-
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
@@ -21,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from chouette import online, selectors
+from chouette.api import ChouetteOutput, chouette_card
 from chouette.models import Chouette, Proposal
 from club.api_base import UsernameField
 from club.auth import member
@@ -68,66 +67,6 @@ class ProposalInput(TurnInput):
 # Outputs ------------------------------------------------------------------------------
 
 
-class CubeOutput(serializers.Serializer[dict[str, Any]]):
-    value = serializers.IntegerField()
-    owner = serializers.CharField(
-        allow_null=True, help_text=gettext_lazy('null (centred), "box", or the member.')
-    )
-    state = serializers.ChoiceField(choices=["live", "offered", "passed"])
-    offered_at = serializers.IntegerField(
-        allow_null=True,
-        help_text=gettext_lazy("The turn_no an answer to the offer on this cube carries."),
-    )
-
-
-class GameOutput(serializers.Serializer[dict[str, Any]]):
-    number = serializers.IntegerField()
-    turn_no = serializers.IntegerField(
-        help_text=gettext_lazy("Send it back with the next action (a stale one is a 409).")
-    )
-    phase = serializers.ChoiceField(
-        choices=["roll", "move", "take_or_pass", "resign_offered", "over"]
-    )
-    awaiting = serializers.ListField(
-        child=serializers.CharField(),
-        help_text=gettext_lazy(
-            "Who must act now: the box or the captain to roll or move, each member who "
-            "still owes an answer to a double (the box for the team's doubles)."
-        ),
-    )
-    captain = serializers.CharField(
-        allow_null=True, help_text=gettext_lazy("Who moves for the team now (H7).")
-    )
-    dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
-    position_id = serializers.CharField(
-        help_text=gettext_lazy("GNU Backgammon's, from the view of the side on roll.")
-    )
-    legal_plays = serializers.ListField(child=serializers.CharField())
-    cubes = serializers.DictField(child=CubeOutput())
-    deadline = serializers.DateTimeField(allow_null=True)
-
-
-class ChouettePlayOutput(serializers.Serializer[Chouette]):
-    """An online chouette as ``selectors.chouette_online_detail`` reads it."""
-
-    id = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=Chouette.Status.choices)
-    box = serializers.CharField()
-    captain = serializers.CharField()
-    line = serializers.ListField(child=serializers.CharField())
-    partner = serializers.CharField(allow_null=True)
-    scores = serializers.DictField(child=serializers.IntegerField())
-    games = serializers.IntegerField()
-    version = serializers.IntegerField()
-    topic = serializers.CharField(help_text=gettext_lazy("The live channel's topic."))
-    game = GameOutput(allow_null=True)
-
-    def to_representation(self, instance: Chouette) -> dict[str, Any]:
-        body = selectors.chouette_online_detail(chouette=instance)
-        shown: dict[str, Any] = super().to_representation(body)  # type: ignore[arg-type]  # the fields read the body
-        return shown
-
-
 class ProposalOutput(serializers.Serializer[Proposal]):
     player = serializers.CharField(source="player.username")
     kind = serializers.ChoiceField(choices=Proposal.Kind.choices)
@@ -151,7 +90,7 @@ def _player(user: User) -> Player:
 
 
 def _answer(chouette: Chouette) -> Response:
-    return Response(ChouettePlayOutput(selectors.chouette_get(pk=chouette.pk)).data)
+    return Response(ChouetteOutput(chouette_card(selectors.chouette_get(pk=chouette.pk))).data)
 
 
 class ChouetteActionView(APIView):
@@ -180,7 +119,7 @@ def action_view(
 ) -> type[ChouetteActionView]:
     """The view class of one action at the board, documented in the schema."""
     return matches_api.action_view(
-        action, description, input_class, base=ChouetteActionView, output=ChouettePlayOutput
+        action, description, input_class, base=ChouetteActionView, output=ChouetteOutput
     )
 
 
@@ -236,7 +175,7 @@ class ChouetteStartView(APIView):
 
     raises = (NotFound, Forbidden, Conflict)
 
-    @extend_schema(request=None, responses={200: ChouettePlayOutput})
+    @extend_schema(request=None, responses={200: ChouetteOutput})
     def post(self, request: Request, pk: int) -> Response:
         chouette = online.chouette_game_start(
             chouette=_chouette(pk), by=_player(member(request.user))

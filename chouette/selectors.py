@@ -184,23 +184,6 @@ def chouette_versions(keys: Collection[str]) -> dict[str, int]:
 # Online mode ---------------------------------------------------------------------------
 
 
-def chouette_online_detail(*, chouette: Chouette) -> dict[str, Any]:
-    """An online chouette as its actions answer it: API.md's chouette (``id``,
-    ``status``, ``box``, ``captain``, ``line``, ``partner``, ``scores``, ``games``) with
-    its ``game`` (``chouette_online_game``), ``version`` and live ``topic``."""
-    names = chouette_names(chouette=chouette)
-    return {
-        "id": chouette.pk,
-        "status": chouette.status,
-        **chouette_seating(chouette=chouette, names=names).to_dict(),
-        "scores": chouette_scores(chouette=chouette, names=names),
-        "games": chouette_games_played(chouette=chouette),
-        "version": chouette.version,
-        "topic": f"chouette:{chouette.pk}",
-        "game": chouette_online_game(chouette=chouette, names=names),
-    }
-
-
 def chouette_online_game(
     *, chouette: Chouette, names: Mapping[int, str] | None = None
 ) -> dict[str, Any] | None:

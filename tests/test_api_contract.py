@@ -63,6 +63,12 @@ def _a_match_that_can_be(body: dict[str, Any]) -> bool:
 
 MONEY_ONLY_OPTIONS = ("jacoby", "beavers", "automatic_doubles")
 
+
+def _online_options(body: dict[str, Any]) -> bool:
+    options = body.get("options") or {}
+    return options.get("turn_time") is not None or options.get("consulting", "full") != "full"
+
+
 # Rules that tie a field to another field, or to the clock, are more than a schema can
 # say. The services enforce them and each has its own test (tests/club/test_ratings.py,
 # test_ledger.py); the fuzzer is told them here, so that what it sends as a valid
@@ -73,10 +79,12 @@ CROSS_FIELD_RULES: dict[tuple[str, str], Callable[[dict[str, Any]], bool]] = {
     ),
     ("POST", "/api/ledger/payments/"): lambda body: body.get("payer") != body.get("payee"),
     ("POST", "/api/matches/"): _a_match_that_can_be,
-    # tests/chouette/test_api.py: the players are different people, an order is them.
+    # tests/chouette/test_api.py: the players are different people, an order is them;
+    # tests/chouette/test_services.py: the clock and consulting are online options.
     ("POST", "/api/chouettes/"): lambda body: (
         len(set(body.get("players", []))) == len(body.get("players", []))
         and sorted(body.get("order", body.get("players", []))) == sorted(body.get("players", []))
+        and (body.get("mode") == "online" or not _online_options(body))
     ),
 }
 

@@ -11,12 +11,24 @@ TEAM = ("bob", "carol", "dave")
 
 
 @pytest.fixture
-def table(open_chouette, members, api):
-    """An online chouette (alice the box, bob captain, carol and dave the crew, multiple
-    cubes, Jacoby off) and a way to act at it as any of them."""
-    chouette = open_chouette(
-        "alice", *TEAM, mode=Chouette.Mode.ONLINE, cube="multiple", jacoby=False
+def table(members, api):
+    """An online chouette opened through the API by alice (alice the box, bob captain,
+    carol and dave the crew, multiple cubes, Jacoby off) and a way to act at it as any
+    of them."""
+    opened = api.as_user(members["alice"].user).post(
+        "/api/chouettes/",
+        {
+            "players": ["alice", *TEAM],
+            "order": ["alice", *TEAM],
+            "stake": "5.00",
+            "mode": "online",
+            "options": {"cube": "multiple", "jacoby": False},
+        },
+        format="json",
     )
+    assert opened.status_code == 201, opened.json()
+    assert opened.json()["game"] is None  # until a seated player starts it
+    chouette = Chouette.objects.get(pk=opened.json()["id"])
 
     class At:
         pk = chouette.pk
@@ -77,6 +89,7 @@ def test_h5_h2_h6_h3_a_whole_online_game_through_the_api(table, members):
     at.act("dave", "pass", turn_no=offered)
     assert at.game["cubes"]["dave"]["state"] == "passed"
     assert at.game["cubes"]["carol"]["owner"] == "carol"
+    assert at.get("dave").json()["game"] == at.game  # GET /api/chouettes/{id}/ reads alike
     # The box rolls, moves; the team's turn: only the captain moves (H2).
     game = play(at, until=lambda g: g["phase"] == "move" and g["awaiting"] == ["bob"])
     plays = game["legal_plays"]
@@ -97,6 +110,9 @@ def test_h5_h2_h6_h3_a_whole_online_game_through_the_api(table, members):
         assert (at.body["box"], at.body["line"]) == ("alice", ["carol", "dave", "bob"])
     row = ChouetteGame.objects.get(chouette_id=at.pk)
     assert [m["outcome"] for m in row.record["members"]] == ["played", "played", "passed"]
+    listed = at.get("erin", "games/").json()  # listed as a recorded game is
+    listed = listed.get("results", listed)
+    assert [(g["number"], g["points"]) for g in listed] == [(1, at.body["scores"])]
 
 
 def test_h2_consulting_through_the_api_is_the_teams_alone(table, members):

@@ -155,3 +155,17 @@ def test_stale_and_out_of_turn_requests_change_nothing(table, members):
     at.act("bob", "take", turn_no=offered)
     twice = at.post("bob", "take", turn_no=offered)  # answering twice
     assert twice.status_code == 409
+
+
+def test_the_table_page_shows_the_online_board_and_each_members_cube_live(table, members, client):
+    at = table
+    client.force_login(members["erin"].user)  # any member watches the big screen
+    version = at.body["version"]
+    page = client.get(f"/chouettes/{at.pk}/").content.decode()
+    assert "<svg" in page and 'class="cubes"' in page and page.count("cube-live") == 3
+    play(at, until=lambda g: g["phase"] == "roll" and g["awaiting"] == ["alice"], box_rolls=False)
+    at.act("alice", "double")
+    live = client.get(f"/api/live/?topic=chouette:{at.pk}&since={version}&wait=0").json()
+    assert live["version"] > version  # the page looks again
+    page = client.get(f"/chouettes/{at.pk}/").content.decode()
+    assert page.count("cube-offered") == 3

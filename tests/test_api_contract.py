@@ -136,10 +136,10 @@ def _an_online_chouette(*players, staff):
 def club_with_books(make_player, staff):
     """The players the schema's examples name (alice and bob, password as in the token
     example; dave and erin sit at the example chouette), a rated result, a payment, a
-    balance no single leg could hold, and matches: one being played, one finished (its
-    dice revealed), an open challenge."""
+    balance no single leg could hold, matches: one being played, one finished (its dice
+    revealed), an open challenge; and an online chouette with its first game on."""
     alice, bob = make_player("alice"), make_player("bob")
-    make_player("dave"), make_player("erin")
+    dave, _erin = make_player("dave"), make_player("erin")
     playing = matches_services.match_create(creator=alice, opponent=bob, length=3)
     matches_services.match_accept(match=playing, player=bob)
     finished = matches_services.match_create(creator=bob, opponent=alice, length=1)
@@ -148,7 +148,7 @@ def club_with_books(make_player, staff):
         creator=bob, opponent=None, length=0, rated=False, stake=Decimal("1.00")
     )
     services.match_result_record(winner=alice, loser=bob, length=5, recorded_by=staff.user)
-    _an_online_chouette(alice, bob, make_player("dave"), staff=staff)
+    _an_online_chouette(alice, bob, dave, staff=staff)
     services.payment_record(
         payer=alice, payee=CLUB, amount=Decimal("12.50"), recorded_by=staff.user
     )

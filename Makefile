@@ -17,7 +17,7 @@ help:
 	@echo "make test   set up and run every test"
 	@echo "make lint   ruff check and format check, mypy --strict on the rules core and mypy over the Django apps"
 	@echo "make test-browser   the pages in Debian's Chromium (Playwright)"
-	@echo "make bench  legal-play generation against GNU Backgammon and others, and the tavli games"
+	@echo "make bench  legal-play generation and the command line against GNU Backgammon and others, and the tavli games"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,10 +49,12 @@ test-browser: $(INSTALLED)
 	$(BIN)/python -m pytest -m browser tests/browser $(PYTEST_ARGS)
 
 # The move generator side by side with GNU Backgammon, OpenSpiel and pure-Python peers;
+# position ID in, resulting IDs out (the command line) against gnubg's Python binding;
 # then each tavli game's plays next to backgammon's.
 bench: $(ORACLE)
 	$(BIN)/python -m pip install --quiet -r requirements/bench.txt
 	$(BIN)/python bench/plays.py
+	$(BIN)/python bench/cli.py
 	$(BIN)/python bench/tavli.py
 
 lint: $(INSTALLED)

@@ -19,13 +19,17 @@ with a match ID is from the view of ``dice_owner`` (gnubg's ``fMove``).
 
 from __future__ import annotations
 
-import base64
 import enum
 import re
+from binascii import a2b_base64, b2a_base64
+from codecs import charmap_decode
+from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter, mul
 
 from backgammon.errors import InvalidMatchId, InvalidPosition, InvalidPositionId
-from backgammon.position import BAR, CHECKERS, POINTS, Position
+from backgammon.moves import result_boards
+from backgammon.position import BAR, CHECKERS, POINTS, Board, Position
 
 _SLOTS = POINTS + 1
 _POSITION_KEY_BITS = 80
@@ -36,14 +40,30 @@ _ID_RE = {14: re.compile(r"[A-Za-z0-9+/]{13}[AQgw]"), 12: re.compile(r"[A-Za-z0-
 
 
 def _encode(key: int, n_bytes: int, n_chars: int) -> str:
-    return base64.b64encode(key.to_bytes(n_bytes, "little")).decode("ascii")[:n_chars]
+    return b2a_base64(key.to_bytes(n_bytes, "little"), newline=False)[:n_chars].decode("ascii")
 
 
 def _decode(text: str, n_chars: int, error: type[Exception], what: str) -> int:
     """The key from its base64 text; ``error`` if the text cannot be such an ID."""
     if not isinstance(text, str) or not _ID_RE[n_chars].fullmatch(text):
         raise error(f"{text!r} is not a {what}: expected {n_chars} base64 characters")
-    return int.from_bytes(base64.b64decode(text + "=" * (-n_chars % 4)), "little")
+    return int.from_bytes(a2b_base64(text + "=" * (-n_chars % 4)), "little")
+
+
+# The position key is written as a string of binary digits, highest bit first, and read
+# with int(digits, 2): a slot holding n checkers is "0" then n "1"s (its n 1 bits below
+# its 0 bit), and a side's slots come highest first. Joining looked-up strings runs in C,
+# where shifting bits in one by one takes a Python step a checker.
+_UNARY = tuple("0" + "1" * count for count in range(CHECKERS + 1))
+
+
+def _side_digits(board: Board) -> str:
+    """The binary digits of one side's 25 slots in the key (``board``: counts 0..15)."""
+    return "".join(itemgetter(*board[::-1])(_UNARY))
+
+
+def _id_from_digits(digits: str) -> str:
+    return _encode(int(digits, 2), 10, 14)
 
 
 def position_id(pos: Position) -> str:
@@ -53,15 +73,11 @@ def position_id(pos: Position) -> str:
     checkers, a count that is not a count); the rest of ``Position.validate`` is not
     re-checked here, as this runs for every result of every move generation.
     """
-    key = 0
-    bit = 0
     for board in (pos.opponent, pos.player):
         if len(board) != _SLOTS or sum(board) > CHECKERS or min(board) < 0:
             pos.validate()
-        for count in board:
-            key |= ((1 << count) - 1) << bit
-            bit += count + 1
-    return _encode(key, 10, 14)
+    # The side on roll's slots are the key's high bits: its digits come first.
+    return _id_from_digits(_side_digits(pos.player) + _side_digits(pos.opponent))
 
 
 def position_from_id(text: str) -> Position:
@@ -77,13 +93,84 @@ def position_from_id(text: str) -> Position:
     runs = format(key, f"0{_POSITION_KEY_BITS}b")[::-1].split("0")
     if len(runs) <= 2 * _SLOTS or any(runs[2 * _SLOTS :]):
         raise InvalidPositionId(f"{text!r} is not a position ID: its key is not 50 slots")
-    counts = [len(run) for run in runs[: 2 * _SLOTS]]
-    pos = Position(player=tuple(counts[_SLOTS:]), opponent=tuple(counts[:_SLOTS]))
-    pos.validate()
-    closed = all(pos.player[i] >= 2 and pos.opponent[i] >= 2 for i in range(6))
-    if closed and pos.player[BAR] and pos.opponent[BAR]:
+    counts = tuple(map(len, runs[: 2 * _SLOTS]))
+    pos = Position(counts[_SLOTS:], counts[:_SLOTS])  # (player, opponent)
+    if not _possible(pos.player, pos.opponent):
+        pos.validate()
         raise InvalidPosition("both sides are on the bar against closed boards")
     return pos
+
+
+def _possible(player: Board, opponent: Board) -> bool:
+    """Whether two boards of 25 counts each make a position gnubg accepts: what
+    ``Position.validate`` checks (which says why not), and gnubg's check of both sides on
+    the bar against closed boards. Each test runs in C, as this is on the path of every
+    position read from an ID."""
+    on_roll, other = sum(player), sum(opponent)
+    return (
+        on_roll <= CHECKERS
+        and other <= CHECKERS
+        and (on_roll or other) > 0
+        # A point held by both: a nonzero product of the counts on it (map stops at the
+        # shorter, the opponent's 24 points from the player's side).
+        and not any(map(mul, player, opponent[POINTS - 1 :: -1]))
+        and not (player[BAR] and opponent[BAR] and min(player[:6] + opponent[:6]) >= 2)
+    )
+
+
+def result_ids(text: str, roll: Sequence[int], checkers: int = CHECKERS) -> list[str]:
+    """The position IDs of every distinct position ``roll`` can reach from the position
+    ID ``text``, sorted; ``[text]`` when the dice cannot be played.
+
+    What a game request does: decode, generate, encode. The results are still seen by
+    the side that moved (it stays the side on roll in the IDs), as ``legal_plays`` gives
+    them; ``checkers`` is the variant's number a side (the board is refused with more).
+    Raises what ``position_from_id`` and ``legal_plays`` raise.
+    """
+    pos = position_from_id(text)
+    if checkers != CHECKERS:
+        pos.validate(checkers)
+    results = result_boards(pos, roll)
+    if not results:
+        return [text]
+    # The opponent's digits are made once for all the results that hit no blot (they share
+    # its board object), and once for each set of blots hit. The mover's are read from the
+    # bytes of its board: charmap_decode maps each byte through _UNARY in C.
+    unhit = pos.opponent
+    unhit_digits = _side_digits(unhit)
+    hit_digits = _DigitsOf()
+    keys = [
+        (
+            charmap_decode(player[::-1], None, _UNARY)[0]
+            + (unhit_digits if opponent is unhit else hit_digits[opponent])
+        ).zfill(_KEY_DIGITS)
+        for player, opponent in results
+    ]
+    ids = _ids_from_digits(keys)
+    ids.sort()
+    return ids
+
+
+class _DigitsOf(dict[Board, str]):
+    """Each board's ``_side_digits``, made the first time it is asked for."""
+
+    def __missing__(self, board: Board) -> str:
+        digits = self[board] = _side_digits(board)
+        return digits
+
+
+# Many keys are read at once, each in 12 bytes (96 bits, the top 16 always 0): base64
+# takes 3 bytes at a time, so each 12 bytes give 16 characters of their own, the first 14
+# being the ID. One int(), to_bytes and b2a_base64 for all the results of a position.
+_KEY_DIGITS = 96
+
+
+def _ids_from_digits(keys: list[str]) -> list[str]:
+    """The position IDs of keys written as ``_KEY_DIGITS`` binary digits each."""
+    keys.reverse()  # the first key is the lowest bits of the whole: its digits come last
+    whole = int("".join(keys), 2).to_bytes(len(keys) * _KEY_DIGITS // 8, "little")
+    text = b2a_base64(whole, newline=False).decode("ascii")
+    return [text[i : i + 14] for i in range(0, len(text), 16)]
 
 
 class GameState(enum.IntEnum):

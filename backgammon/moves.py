@@ -69,12 +69,44 @@ _ROLLS: dict[tuple[int, ...], tuple[int, ...]] = {
 }
 
 
-def legal_plays(position: Position, roll: tuple[int, int]) -> list[Play]:
-    """Every distinct legal play of ``roll``; ``[]`` when no die can be played."""
+def _roll_dice(roll: Sequence[int]) -> tuple[int, ...]:
+    """The dice the search takes for ``roll``, or ``InvalidDice``."""
     dice = _ROLLS.get(tuple(roll)) if len(roll) == 2 else None
     if dice is None:
         raise InvalidDice(f"a roll is two dice showing 1 to 6, not {roll!r}")
-    return _plays(position.player, position.opponent, dice)
+    return dice
+
+
+def legal_plays(position: Position, roll: tuple[int, int]) -> list[Play]:
+    """Every distinct legal play of ``roll``; ``[]`` when no die can be played."""
+    return _plays(position.player, position.opponent, _roll_dice(roll))
+
+
+def legal_results(position: Position, roll: Sequence[int]) -> list[tuple[Board, Board]]:
+    """The distinct positions ``roll`` can reach, as the ``(player, opponent)`` boards of
+    ``legal_plays(position, roll)``'s results, without the plays: for callers that need
+    only where the turn can end. ``[]`` when no die can be played."""
+    return [(tuple(player), opponent) for player, opponent in result_boards(position, roll)]
+
+
+def result_boards(position: Position, roll: Sequence[int]) -> list[tuple[bytes, Board]]:
+    """``legal_results`` in the search's own form, for the hot path of position IDs
+    (``gnubg_ids.result_ids``): the search keeps only each result's int key, whose low
+    25 bytes are the mover's board, given here as those bytes (a count a slot, in slot
+    order), as a tuple of 25 ints costs more to make than the rest of a result. Results
+    that hit the same blots share one opponent tuple, ``position.opponent`` when they
+    hit none."""
+    dice = _roll_dice(roll)
+    opponent = position.opponent
+    opponents = {0: opponent}  # the opponent's board after each set of hits
+    results = []
+    for key in _search(position.player, opponent, dice, ways=False):
+        hits = key >> _HITS
+        theirs = opponents.get(hits)
+        if theirs is None:
+            theirs = opponents[hits] = _after_hits(opponent, hits)
+        results.append(((key & _BOARD).to_bytes(_SLOTS, "little"), theirs))
+    return results
 
 
 def legal_plays_for_dice(position: Position, dice: Sequence[int]) -> list[Play]:
@@ -166,6 +198,8 @@ _STEPS = tuple(
     for die in range(7)
 )
 
+_SLOTS = BAR + 1
+_BOARD = (1 << _HITS) - 1  # the mover's board in a key: its low bytes, one a slot
 _NO_HITS = [0] * 30  # the hit bits when the opponent has no blot
 
 # Each distinct result, by its int key: the mover's board and one way to reach it (steps
@@ -198,12 +232,9 @@ def _plays(player: Board, opponent: Board, dice: tuple[int, ...]) -> list[Play]:
     append = plays.append
     for key, (board, steps, used) in _search(player, opponent, dice).items():
         hits = key >> _HITS
-        if hits:
-            theirs = opponents.get(hits)
-            if theirs is None:
-                theirs = opponents[hits] = _after_hits(opponent, hits)
-        else:
-            theirs = opponent
+        theirs = opponents.get(hits)
+        if theirs is None:
+            theirs = opponents[hits] = _after_hits(opponent, hits)
         result = _new(Position)
         _set_player(result, board)
         _set_opponent(result, theirs)
@@ -226,11 +257,13 @@ def _after_hits(opponent: Board, hits: int) -> Board:
     return tuple(board)
 
 
-def _search(player: Board, opponent: Board, dice: tuple[int, ...]) -> Found:
+def _search(player: Board, opponent: Board, dice: tuple[int, ...], ways: bool = True) -> Found:
     """Map each distinct result, as an int key, to its board and one way to reach it.
 
     Slots here are the mover's (point - 1); a step from ``slot`` by ``die`` lands on
-    ``slot - die``, or bears off when that is below 0.
+    ``slot - die``, or bears off when that is below 0. With ``ways`` False only the keys
+    (and the dice used) are kept, the board and the steps left empty: building those at
+    each result is two fifths of a search (``result_boards`` reads the board from the key).
     """
     board = list(player)
     facing = opponent[23::-1]  # the opponent's checkers on each of the mover's slots
@@ -260,8 +293,12 @@ def _search(player: Board, opponent: Board, dice: tuple[int, ...]) -> Found:
     code = int.from_bytes(bytes(player), "little")
     outside = sum(player[6:])
     if len(dice) == 2 and dice[0] != dice[1]:
-        return _search_two(player, board, code, facing, hit_bits, outside, landing, bear_offs, dice)
-    return _search_same(board, code, facing, hit_bits, outside, landing[dice[0]], bear_offs, dice)
+        return _search_two(
+            player, board, code, facing, hit_bits, outside, landing, bear_offs, dice, ways
+        )
+    return _search_same(
+        board, code, facing, hit_bits, outside, landing[dice[0]], bear_offs, dice, ways
+    )
 
 
 def _search_two(
@@ -274,6 +311,7 @@ def _search_two(
     landing: list[list[int]],
     bear_offs: Callable[[int], list[int]],
     dice: tuple[int, ...],
+    ways: bool,
 ) -> Found:
     """Two different dice: both orders, then one die alone (the higher if it can) (M5).
 
@@ -335,17 +373,21 @@ def _search_two(
                 if hit2 and code1 & hit2:  # that blot was hit by the first step
                     hit2 = 0
                 code2 = code1 + delta2[s2] + hit2
-                if code2 not in found:
-                    t2 = s2 - second
-                    board[s2] -= 1
-                    if t2 >= 0:
-                        board[t2] += 1
-                    found[code2] = (tuple(board), (step1, steps2[s2][hit2 != 0]), used)
-                    board[s2] += 1
-                    if t2 >= 0:
-                        board[t2] -= 1
+                if code2 in found:
+                    continue
+                if not ways:
+                    found[code2] = ((), (), used)
+                    continue
+                t2 = s2 - second
+                board[s2] -= 1
+                if t2 >= 0:
+                    board[t2] += 1
+                found[code2] = (tuple(board), (step1, steps2[s2][hit2 != 0]), used)
+                board[s2] += 1
+                if t2 >= 0:
+                    board[t2] -= 1
             if not seconds and not found and code1 not in singles:
-                singles[code1] = (tuple(board), (step1,), (first,))
+                singles[code1] = (tuple(board), (step1,), (first,)) if ways else ((), (), (first,))
             board[s1] += 1
             if t1 >= 0:
                 board[t1] -= 1
@@ -364,6 +406,7 @@ def _search_same(
     landing: list[int],
     bear_offs: Callable[[int], list[int]],
     dice: tuple[int, ...],
+    ways: bool,
 ) -> Found:
     """Equal dice (a double, or one die): depth-first, keeping the deepest plays.
 
@@ -420,9 +463,11 @@ def _search_same(
                         insort(then, to)
                 if to >= 0:
                     board[to] += 1
-                path.append(steps[slot][hit != 0])
+                if ways:
+                    path.append(steps[slot][hit != 0])
                 walk(depth + 1, slot, code + delta[slot] + hit, outside - (slot >= 6 > to), then)
-                path.pop()
+                if ways:
+                    path.pop()
                 board[slot] += 1
                 if to >= 0:
                     board[to] -= 1
@@ -435,22 +480,28 @@ def _search_same(
             if hit and code & hit:
                 hit = 0
             key = code + delta[slot] + hit
-            if key not in found:
-                to = slot - die
-                board[slot] -= 1
-                if to >= 0:
-                    board[to] += 1
-                found[key] = (tuple(board), (*path, steps[slot][hit != 0]), dice)
-                board[slot] += 1
-                if to >= 0:
-                    board[to] -= 1
+            if key in found:
+                continue
+            if not ways:
+                found[key] = ((), (), dice)
+                continue
+            to = slot - die
+            board[slot] -= 1
+            if to >= 0:
+                board[to] += 1
+            found[key] = (tuple(board), (*path, steps[slot][hit != 0]), dice)
+            board[slot] += 1
+            if to >= 0:
+                board[to] -= 1
 
     def record(depth: int, code: int) -> None:
         if depth > deepest[0]:
             found.clear()
             deepest[0] = depth
         if depth == deepest[0] and code not in found:
-            found[code] = (tuple(board), tuple(path), dice[:depth])
+            found[code] = (
+                (tuple(board), tuple(path), dice[:depth]) if ways else ((), (), dice[:depth])
+            )
 
     walk(0, BAR, code0, outside0, None)
     return found

@@ -1,11 +1,11 @@
-"""The demo club's chouette (``manage.py load_demo``): an open recorded session of five
-with a few games, the first time only."""
+"""The demo club's chouette (``manage.py load_demo`` calls ``load_demo``): an open
+recorded session of five with a few games, the first time only."""
 
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth.models import User
+from django.contrib.auth import get_user_model
 from django.core.management.base import OutputWrapper
 
 from chouette import selectors, services
@@ -41,11 +41,11 @@ GAMES: list[tuple[str, str, Callable[[list[str]], list[dict[str, Any]]]]] = [
 
 
 def load_demo(*, out: OutputWrapper) -> None:
-    """Open the demo chouette and record its games, unless there is a chouette already;
-    the club's admin keeps its score."""
+    """Open the demo chouette (its scorekeeper the staff ``admin``) and record its games,
+    unless there is a chouette already."""
     if Chouette.objects.exists():
         return
-    recorded_by = User.objects.get(username="admin")
+    recorded_by = get_user_model().objects.get(username="admin")
     players = [club_selectors.player_get(username=name) for name in PLAYERS]
     chouette = services.chouette_create(
         players=players,
@@ -62,3 +62,4 @@ def load_demo(*, out: OutputWrapper) -> None:
             recorded_by=recorded_by,
         )
         chouette.refresh_from_db()
+    out.write(f"Demo chouette #{chouette.pk}: {len(GAMES)} games recorded.")

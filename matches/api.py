@@ -3,7 +3,7 @@ game action with the ``turn_no`` the client saw, the ``.mat`` export and the dic
 plus what the pages need: partial moves and undo (T3), the lists, play settings.
 
 One view class per operation, thin: read the input, call a ``matches.services`` function,
-answer the match as ``MatchOutput`` says (``selectors.match_view``). The conventions are
+answer the match as ``MatchOutput`` says (``selectors.match_detail``). The conventions are
 docs/api.md's.
 """
 
@@ -75,8 +75,13 @@ class ClockField(serializers.Field[Any, Any, Any, Any]):
     def to_internal_value(self, data: Any) -> Any:
         try:
             clocks.clock_spec(data)
-        except ValueError as error:
-            raise serializers.ValidationError(str(error)) from None
+        except ValueError:
+            raise serializers.ValidationError(
+                _(
+                    'A clock is "none", "standard", "blitz", "correspondence" or {"delay": '
+                    'seconds, "reserve": seconds} with some time.'
+                )
+            ) from None
         return data
 
     def to_representation(self, value: Any) -> Any:
@@ -109,8 +114,11 @@ class MatchOptionsInput(InputSerializer):
         max_value=6,
         help_text=gettext_lazy("The most automatic doubles a game may have (O2, money only)."),
     )
-    backgammon_value = serializers.ChoiceField(
-        choices=[3, 2], required=False, help_text=gettext_lazy("What a backgammon counts (S3).")
+    backgammon_value = serializers.IntegerField(
+        required=False,
+        min_value=2,
+        max_value=3,
+        help_text=gettext_lazy("What a backgammon counts (S3)."),
     )
     variant = serializers.ChoiceField(choices=list(services.VARIANTS), required=False)
 
@@ -404,7 +412,13 @@ class MatchCreateView(APIView):
         examples=[
             OpenApiExample(
                 "Bob is invited to a match to 5",
-                value={"opponent": "bob", "length": 5, "rated": True, "clock": "standard"},
+                value={
+                    "opponent": "bob",
+                    "length": 5,
+                    "rated": True,
+                    "clock": "standard",
+                    "options": {"backgammon_value": 3, "variant": "standard"},
+                },
                 request_only=True,
             ),
             OpenApiExample(

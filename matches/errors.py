@@ -1,6 +1,5 @@
 """The errors the matches services raise beyond ``club.errors``' (each with its API code)."""
 
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from club.errors import Conflict, Forbidden, Invalid
@@ -28,7 +27,3 @@ class IllegalPlay(Invalid):
 
     code = "illegal_play"
     default_message = _("The rules do not allow that.")
-
-    def __init__(self, message: str | Promise | None = None, reason: str = "not_legal") -> None:
-        super().__init__(message)
-        self.reason = reason

@@ -81,19 +81,26 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    """Who plays a side of a table: side 0 is the match's first player."""
+    """Who plays a side of a table: side 0 is the match's first player. ``place`` orders
+    the players of one side: a match has one a side; an online chouette will seat the
+    box on side 0 and the team on side 1 in line order (captain first)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     side = models.PositiveSmallIntegerField(_("side"))
+    place = models.PositiveSmallIntegerField(_("place"), default=0)
     player = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
     )
 
     class Meta:
+        ordering = ["table", "side", "place"]
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
         constraints = [
-            models.UniqueConstraint(fields=["table", "side"], name="matches_seat_one_per_side"),
+            models.UniqueConstraint(
+                fields=["table", "side", "place"], name="matches_seat_one_per_place"
+            ),
+            models.UniqueConstraint(fields=["table", "player"], name="matches_seat_one_a_player"),
             models.CheckConstraint(condition=models.Q(side__in=[0, 1]), name="matches_seat_side"),
         ]
 

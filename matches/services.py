@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, assert_never
 
 from celery import current_app
 from django.conf import settings
@@ -195,13 +195,19 @@ def match_create(
 def _locked(match: Match) -> tuple[Match, Table]:
     """The match and its table, fresh and locked (the table first: every writer does)."""
     table = Table.objects.select_for_update().get(pk=match.table_id)
-    locked = (
+    return _match_of(table), table
+
+
+def _match_of(table: Table) -> Match:
+    """The (locked) table's match, locked, its players joined in and the table on it as
+    this request leaves it."""
+    match = (
         Match.objects.select_for_update(of=("self",))
         .select_related("creator__user", "opponent__user")
-        .get(pk=match.pk)
+        .get(table=table)
     )
-    locked.table = table  # the caller reads the table as this request leaves it
-    return locked, table
+    match.table = table
+    return match
 
 
 @transaction.atomic
@@ -286,6 +292,9 @@ class _Work:
             self.game = Game.from_dict(self.table.state)
             self.acting = self.game.turn
         self.state = MatchState.from_dict(self.match.state)
+        if self.match.opponent_id is not None:
+            assert self.match.opponent is not None
+            self.players = (self.match.creator, self.match.opponent)
 
 
 def _game(work: _Work) -> Game:
@@ -294,11 +303,11 @@ def _game(work: _Work) -> Game:
     return work.game
 
 
-def _load(match: Match, player: Player | None, turn_no: int | None) -> _Work:
+def _load(match: Match, player: Player, turn_no: int | None) -> _Work:
     """Lock and load for a player's action: the player must sit at the table, the match
     be in play and ``turn_no`` the current one."""
     match, table = _locked(match)
-    if player is not None and player.pk not in (match.creator_id, match.opponent_id):
+    if player.pk not in (match.creator_id, match.opponent_id):
         raise Forbidden(_("Only the players of a match act in it; watchers watch."))
     if match.status != Match.Status.PLAYING:
         raise Conflict(_("That match is not being played."))
@@ -307,9 +316,7 @@ def _load(match: Match, player: Player | None, turn_no: int | None) -> _Work:
             _("Turn %(sent)s is over: the game is at turn %(current)s.")
             % {"sent": turn_no, "current": table.turn_no}
         )
-    work = _Work(match=match, table=table, now=clock_now())
-    work.players = (match.creator, match.opponent) if match.opponent else None
-    return work
+    return _Work(match=match, table=table, now=clock_now())
 
 
 def _side(work: _Work, player: Player) -> int:
@@ -322,11 +329,11 @@ def rules_apply(call: Any, *args: Any) -> Game:
     try:
         result: Game = call(*args)
     except core.IllegalPlay as exc:
-        raise IllegalPlay(str(exc), exc.reason) from None
+        raise IllegalPlay(str(exc), reason=exc.reason) from None
     except core.InvalidNotation as exc:
-        raise IllegalPlay(str(exc), "invalid_notation") from None
+        raise IllegalPlay(str(exc), reason="invalid_notation") from None
     except core.CubeNotAvailable as exc:
-        raise IllegalPlay(str(exc), "cube_not_available") from None
+        raise IllegalPlay(str(exc), reason="cube_not_available") from None
     except (core.NotYourTurn, core.GameOver) as exc:
         raise Conflict(str(exc)) from None
     except (core.BackgammonError, ValueError) as exc:
@@ -334,8 +341,16 @@ def rules_apply(call: Any, *args: Any) -> Game:
     return result
 
 
-def _core_call(game: Game, act: Act, *, play: str, origin: int | None, die: int | None,
-               value: str, stream: core_dice.DiceStream | None) -> Game:  # fmt: skip
+def _core_call(
+    game: Game,
+    act: Act,
+    *,
+    play: str,
+    origin: int | None,
+    die: int | None,
+    value: str,
+    stream: core_dice.DiceStream | None,
+) -> Game:
     match act:
         case Act.ROLL:
             assert stream is not None
@@ -368,7 +383,7 @@ def _core_call(game: Game, act: Act, *, play: str, origin: int | None, die: int 
             return rules_apply(game.accept_resign)
         case Act.REJECT_RESIGN:
             return rules_apply(game.reject_resign)
-    raise Invalid(_("%(act)s is not an action.") % {"act": act})
+    assert_never(act)
 
 
 # Actions that keep the acting side's period of the clock going (rolling, then moving).
@@ -459,25 +474,26 @@ def match_abandon(*, match: Match, player: Player) -> Match:
     return work.match
 
 
-@transaction.atomic
 def table_timeout(*, table_id: int, turn_no: int) -> bool:
     """The timeout of turn ``turn_no`` at table ``table_id``: applied only if the table
     is still at that turn and its deadline has passed (so a late or repeated task does
-    nothing). The side out of time loses (the core's forfeit, ``timeout``), or, at a
-    table set to ``autoplay``, the server acts for it (``_autoplay``). True if applied."""
+    nothing, and a player's action that wins the race leaves it nothing to do). The side
+    out of time loses (the core's forfeit, ``timeout``), or, at a table set to
+    ``autoplay``, the server acts for it (``_autoplay``). True if applied."""
+    try:
+        return _timeout(table_id, turn_no)
+    except StaleTurn:
+        return False
+
+
+@transaction.atomic
+def _timeout(table_id: int, turn_no: int) -> bool:
     # A chouette's table has its own timeouts (chouette.online).
     table = table_due(table_id=table_id, turn_no=turn_no, owner="match")
     if table is None:
         return False
     now = clock_now()
-    match = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("creator__user", "opponent__user")
-        .get(table=table)
-    )
-    match.table = table
-    work = _Work(match=match, table=table, now=now)
-    work.players = (match.creator, match.opponent) if match.opponent else None
+    work = _Work(match=_match_of(table), table=table, now=now)
     game = _game(work)
     side = game.turn
     if side is None:
@@ -519,7 +535,13 @@ def tables_sweep(*, limit: int = 500) -> int:
     due = Table.objects.filter(
         status=Table.Status.PLAYING, deadline__lte=clock_now(), match__isnull=False
     ).values_list("pk", "turn_no")[:limit]
-    return sum(table_timeout(table_id=pk, turn_no=turn_no) for pk, turn_no in due)
+    applied = 0
+    for pk, turn_no in due:
+        try:
+            applied += table_timeout(table_id=pk, turn_no=turn_no)
+        except Exception:  # one broken table must not stop the others' timeouts
+            log.exception("table %s: the timeout of turn %s failed", pk, turn_no)
+    return applied
 
 
 @transaction.atomic
@@ -550,7 +572,7 @@ def _stream(work: _Work) -> core_dice.DiceStream:
     )
 
 
-def _record(work: _Work, after: Game, *, actor: Player | None, by_server: bool = False) -> None:
+def _record(work: _Work, after: Game, *, actor: Player | None) -> None:
     """The new actions of ``after`` (a game loaded without history) into the log; the
     game kept without them."""
     table = work.table
@@ -566,7 +588,7 @@ def _record(work: _Work, after: Game, *, actor: Player | None, by_server: bool =
                 turn_no=turn_no,
                 kind=action.kind,
                 actor=actor,
-                by_server=by_server or actor is None,
+                by_server=actor is None,
                 payload=action_to_dict(action),
                 at=work.now,
             )
@@ -589,7 +611,6 @@ def _start_game(work: _Work) -> None:
     game = Game.start(options, rolls)
     table.dice_used = stream.used
     table.game_number += 1
-    table.log_seq = 0
     table.turn_base = table.turn_no
     work.continuing = False
     work.rows.append(

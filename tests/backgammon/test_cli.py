@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import io
 import json
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ from backgammon.cli import main
 from backgammon.gnubg_ids import position_id
 from backgammon.position import Position, board_from_points
 
+ROOT = Path(__file__).resolve().parents[2]
 START_ID = "4HPwATDgc/ABMA"
 # The 7 distinct results of 6-5 at the start, as gnubg 1.1.0a16's GenerateMoves has them.
 START_65 = [
@@ -140,10 +142,80 @@ def test_jsonl_bad_lines_get_an_error_line_and_exit_2(monkeypatch, capsys) -> No
     assert "position ID" in answers[5]["error"]
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"dice": [6, 5], "position_id": "4HPwATDgc/ABMA"}',  # keys in the other order
+        '{"position_id":"4HPwATDgc/ABMA","dice":[6,5]}',  # compact
+        '  { "position_id" : "4HPwATDgc/ABMA" , "dice" : [ 6 , 5 ] }  \r',
+        '{"position_id": "4HPwATDgc/ABMA", "dice": [6, 5], "note": "ignored"}',
+        '{"position_id": "4HPw\\u0041TDgc/ABMA", "dice": [6, 5]}',  # an escaped A
+        '{\n"position_id": "4HPwATDgc/ABMA", "dice": [6, 5]}'.replace("\n", " "),
+    ],
+)
+def test_jsonl_answers_any_layout_of_a_request_alike(monkeypatch, capsys, line) -> None:
+    status, out, _ = run(monkeypatch, capsys, "plays", "--jsonl", stdin=line + "\n")
+    assert status == 0
+    assert json.loads(out) == {"position_id": START_ID, "dice": [6, 5], "results": START_65}
+
+
+def test_jsonl_answers_are_json_dumps_output(monkeypatch, capsys) -> None:
+    # The answers are written without json.dumps; they must be what it would write.
+    stdin = '{"position_id": "4HPwATDgc/ABMA", "dice": [5, 6]}'  # no final newline
+    _, out, _ = run(monkeypatch, capsys, "plays", "--jsonl", stdin=stdin)
+    assert out == json.dumps({"position_id": START_ID, "dice": [5, 6], "results": START_65}) + "\n"
+
+
+def _command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "backgammon", *args]
+
+
+def test_jsonl_answers_each_line_before_the_next_comes() -> None:
+    # A program may write one line and wait for its answer before the next.
+    process = subprocess.Popen(
+        _command("plays", "--jsonl"),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+        text=True,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        for dice in ([6, 5], [5, 6]):
+            process.stdin.write(json.dumps({"position_id": START_ID, "dice": dice}) + "\n")
+            process.stdin.flush()
+            # No answer in time: it waits for more input or for the end of it.
+            assert select.select([process.stdout], [], [], 30)[0], "no answer to a line"
+            answer = json.loads(process.stdout.readline())
+            assert answer == {"position_id": START_ID, "dice": dice, "results": START_65}
+        process.stdin.close()
+        assert process.wait(timeout=30) == 0
+    finally:
+        process.kill()
+
+
+def test_jsonl_bytes_that_are_not_utf8_are_a_bad_line() -> None:
+    lines = [b"\xff\xfe", json.dumps({"position_id": START_ID, "dice": [6, 5]}).encode()]
+    done = subprocess.run(
+        _command("plays", "--jsonl"),
+        input=b"\r\n".join(lines) + b"\r\n",
+        capture_output=True,
+        check=False,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert b"Traceback" not in done.stderr
+    first, second = (json.loads(line) for line in done.stdout.splitlines())
+    assert first["line"] == 1 and "not JSON" in first["error"]
+    assert second["results"] == START_65
+
+
 def test_help_documents_the_jsonl_errors(monkeypatch, capsys) -> None:
     status, out, _ = run(monkeypatch, capsys, "plays", "--help")
     assert status == 0
     assert '"error"' in out and "exit" in out
+    assert "wait for its answer" in out
 
 
 def _dice_record(tmp_path: Path, tamper: bool = False) -> Path:
@@ -217,7 +289,7 @@ def test_python_dash_m_runs_the_cli() -> None:
         capture_output=True,
         text=True,
         check=False,
-        cwd=Path(__file__).resolve().parents[2],
+        cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr
     assert len(done.stdout.splitlines()) == 7

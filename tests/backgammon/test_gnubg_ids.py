@@ -7,12 +7,13 @@ The fixed vectors were printed by gnubg 1.1.0a16 (``gnubg.positionid``,
 from __future__ import annotations
 
 import base64
+import random
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from backgammon.errors import InvalidMatchId, InvalidPosition, InvalidPositionId
+from backgammon.errors import InvalidDice, InvalidMatchId, InvalidPosition, InvalidPositionId
 from backgammon.gnubg_ids import (
     GameState,
     MatchKey,
@@ -21,9 +22,11 @@ from backgammon.gnubg_ids import (
     match_key_from_id,
     position_from_id,
     position_id,
+    result_ids,
 )
+from backgammon.moves import legal_plays
 from backgammon.position import Position, board_from_points
-from backgammon.variants import START
+from backgammon.variants import START, Variants
 
 
 def _id_from_key(bits: str) -> str:
@@ -113,6 +116,44 @@ def test_impossible_positions(bits: str, why: str) -> None:
 def test_position_id_refuses_impossible_boards() -> None:
     with pytest.raises(InvalidPosition):
         position_id(Position(board_from_points({6: 16}), START.opponent))
+
+
+def _positions_met_in_random_games(games: int, seed: int) -> list[Position]:
+    """Every position met in random legal play from the start: hits, the bar, bear-offs."""
+    rng = random.Random(seed)
+    met = []
+    for _ in range(games):
+        pos = START
+        while any(pos.player) and any(pos.opponent):
+            met.append(pos)
+            plays = legal_plays(pos, (rng.randint(1, 6), rng.randint(1, 6)))
+            pos = (rng.choice(plays).result if plays else pos).mirror()
+    return met
+
+
+def test_result_ids_are_the_sorted_ids_of_the_legal_plays_results() -> None:
+    """decode, generate, encode as one call (the command line's and game requests' path)
+    gives what the three public steps give, on every roll of positions of every phase."""
+    rolls = [(d1, d2) for d1 in range(1, 7) for d2 in range(1, 7)]
+    for pos in _positions_met_in_random_games(4, seed=3)[::4]:
+        text = position_id(pos)
+        for roll in rolls:
+            expected = sorted(position_id(play.result) for play in legal_plays(pos, roll))
+            assert result_ids(text, roll) == (expected or [text]), (text, roll)
+
+
+def test_result_ids_refuses_what_the_steps_refuse() -> None:
+    with pytest.raises(InvalidPositionId):
+        result_ids("4HPwATDgc/ABMB", (6, 5))
+    with pytest.raises(InvalidPosition, match="borne off"):
+        result_ids("AAAAAAAAAAAAAA", (6, 5))
+    with pytest.raises(InvalidDice):
+        result_ids(position_id(START), (7, 5))
+    with pytest.raises(InvalidDice):
+        result_ids(position_id(START), (6, 5, 4))
+    # A variant with fewer checkers a side: 15 are too many for hypergammon's 3.
+    with pytest.raises(InvalidPosition, match="at most 3"):
+        result_ids(position_id(START), (6, 5), checkers=Variants.HYPERGAMMON.value.checkers)
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,8 @@ from backgammon.moves import (
     dice_for_roll,
     legal_plays,
     legal_plays_for_dice,
+    legal_results,
+    result_boards,
 )
 from backgammon.notation import format_play, play_from_text
 from backgammon.position import Position, pip_count
@@ -148,3 +150,18 @@ def test_every_play_round_trips_through_check_play_and_its_text(position, roll):
     for play in legal_plays(position, roll):
         assert check_play(position, roll, play.steps).result == play.result
         assert play_from_text(position, roll, format_play(play.steps)).result == play.result
+
+
+@quick
+@given(positions, rolls)
+def test_legal_results_are_the_results_of_the_legal_plays(position, roll):
+    # The ID path (command line, game requests) takes the results without the plays.
+    results = legal_results(position, roll)
+    plays = legal_plays(position, roll)
+    assert results == [(play.result.player, play.result.opponent) for play in plays]
+    boards = result_boards(position, roll)
+    assert [(bytes(player), opponent) for player, opponent in results] == boards
+    # The results that hit no blot share the opponent's board object itself.
+    assert all(
+        (opponent == position.opponent) == (opponent is position.opponent) for _, opponent in boards
+    )

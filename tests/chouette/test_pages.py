@@ -182,3 +182,8 @@ def test_the_table_page_speaks_the_members_language(keeper_client, members):
     keeper_client.cookies["django_language"] = "bg"
     page = keeper_client.get(f"/chouettes/{chouette.pk}/").content.decode()
     assert "Кутията" in page and "Капитан" in page and "Още няма партии." in page
+
+
+def test_a_players_page_links_to_their_chouettes(keeper_client, members):
+    page = keeper_client.get("/players/alice/").content.decode()
+    assert 'href="/chouettes/?player=alice"' in page

@@ -5,6 +5,8 @@ after the end, and the server seed nowhere before it."""
 import logging
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from backgammon.dice import verify
 from backgammon.matfile import import_mat
@@ -56,13 +58,35 @@ def test_a_declined_invitation_is_over(alice, bob):
     assert set(again.json()) >= {"error", "detail"}
 
 
+def pages_of(match_id: int, browser: Client, staff: Client) -> list[bytes]:
+    """What the site shows of a match: the lobby, the board page and its fragment as a
+    player sees them, the admin's pages of the match, its table and its log as staff."""
+    match = Match.objects.get(pk=match_id)
+    shown = [
+        browser.get("/play/"),
+        browser.get(f"/play/{match_id}/"),
+        browser.get(f"/play/{match_id}/table/"),
+        staff.get(reverse("admin:matches_match_change", args=[match_id])),
+        staff.get(reverse("admin:matches_table_change", args=[match.table_id])),
+        staff.get(
+            reverse("admin:matches_action_changelist") + f"?table__id__exact={match.table_id}"
+        ),
+    ]
+    for page in shown:
+        assert page.status_code == 200, page
+    return [page.content for page in shown]
+
+
 def test_p2_a_match_to_3_played_to_the_end_through_the_api(alice, bob, staff, caplog):
     """Non-Crawford games end at once (double, pass); the Crawford game is played out.
-    Every answer and log record is kept to check that the server seed appears in none of
-    them before the match is over."""
+    Every answer, page and log record is kept to check that the server seed appears in
+    none of them before the match is over."""
     caplog.set_level(logging.DEBUG)
     clients, match = start_match(alice, bob, rated=True)
-    bodies: list[bytes] = []
+    browser, admin = Client(), Client()
+    browser.force_login(alice.user)
+    admin.force_login(staff.user)
+    bodies: list[bytes] = pages_of(match["id"], browser, admin)
     games_seen: dict[int, bool] = {}
     score_before: dict[int, dict[str, int]] = {}
     while match["status"] == "playing":
@@ -84,6 +108,8 @@ def test_p2_a_match_to_3_played_to_the_end_through_the_api(alice, bob, staff, ca
         bodies.append(client_for(staff.user).get(path(match["id"])).content)
         bodies.append(clients["alice"].get(path(match["id"], "dice")).content)
         bodies.append(clients["alice"].get(path(match["id"], "export.mat")).content)
+        if match["game"]["turn_no"] % 20 == 0:
+            bodies += pages_of(match["id"], browser, admin)
     # The end: one player reached 3, the other did not.
     assert match["status"] == "finished"
     assert match["ended_by"] == "played"

@@ -2,11 +2,15 @@
 the sweep catching a lost task. Time moves by hand (``clock``), never by sleeping."""
 
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
+from django.db.models import F
 
+from club import selectors as club_selectors
+from club.celery import app
 from club.models import MatchResult
-from matches import clocks, selectors, services
+from matches import clocks, selectors, services, tasks
 from matches.models import Action, Match, Table
 from tests.matches.conftest import act, game_of, on_turn, start
 
@@ -131,3 +135,64 @@ def test_correspondence_gives_48_hours_a_move(alice, bob, clock):
     match = start(alice, bob, length=1, clock="correspondence")
     table = Table.objects.get(pk=match.table_id)
     assert table.deadline == clock.now + timedelta(hours=48)
+
+
+def test_beat_sweeps_every_few_seconds_and_the_worker_knows_both_tasks(settings):
+    app.loader.import_default_modules()
+    sweep = settings.CELERY_BEAT_SCHEDULE["matches-sweep"]
+    assert sweep["task"] == "matches.sweep" and sweep["schedule"] <= 5
+    assert {"matches.sweep", services.TIMEOUT_TASK} <= set(app.tasks)
+
+
+def test_a_money_session_lost_on_time_ends_and_settles(alice, bob, clock):
+    match = start(
+        alice, bob, length=0, rated=False, stake=Decimal("3.00"), clock={"delay": 5, "reserve": 5}
+    )
+    late = on_turn(match, alice, bob)
+    clock.advance(11)
+    assert services.tables_sweep() == 1
+    match.refresh_from_db()
+    other = bob if late == alice else alice
+    assert match.status == Match.Status.FINISHED and match.ended_by == "timeout"
+    # No checker borne off: the game is lost as a gammon (docs/rules-core.md, Forfeits).
+    assert selectors.match_detail(match)["score"] == {late.username: 0, other.username: 2}
+    assert club_selectors.player_balance(player=other) == Decimal("6.00")
+    assert club_selectors.player_balance(player=late) == Decimal("-6.00")
+
+
+def test_one_broken_table_does_not_stop_the_sweep(alice, bob, carol, clock, caplog):
+    broken = start(alice, bob, length=3, clock={"delay": 1, "reserve": 1})
+    fine = start(carol, bob, length=3, clock={"delay": 1, "reserve": 1})
+    Table.objects.filter(pk=broken.table_id).update(state={"not": "a game"})
+    clock.advance(3)
+    assert services.tables_sweep() == 1
+    fine.refresh_from_db()
+    assert fine.ended_by == "timeout"
+    assert f"table {broken.table_id}: the timeout of turn" in caplog.text
+
+
+def test_a_timeout_that_loses_the_race_to_a_move_does_nothing(alice, bob, clock, monkeypatch):
+    match = start(alice, bob, length=3, clock={"delay": 1, "reserve": 1})
+    table = Table.objects.get(pk=match.table_id)
+    clock.advance(3)
+    real_save = services._save
+
+    def racing_save(work):
+        # As on SQLite: a player's action commits between the timeout's read and write.
+        Table.objects.filter(pk=work.table.pk).update(version=F("version") + 1)
+        real_save(work)
+
+    monkeypatch.setattr(services, "_save", racing_save)
+    assert services.table_timeout(table_id=table.pk, turn_no=table.turn_no) is False
+    assert Action.objects.filter(table=table).count() == 1
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING
+
+
+def test_the_tasks_call_the_services(alice, bob, clock):
+    match = start(alice, bob, length=3, clock={"delay": 1, "reserve": 1})
+    table = Table.objects.get(pk=match.table_id)
+    assert tasks.table_timeout.apply(args=[table.pk, table.turn_no]).get() is False
+    clock.advance(3)
+    assert tasks.sweep.apply().get() == 1
+    assert tasks.table_timeout.apply(args=[table.pk, table.turn_no]).get() is False

@@ -85,3 +85,15 @@ def test_the_command_line_the_page_names_agrees(revealed_record, tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("OK: 40 rolls")
+
+
+@pytest.mark.parametrize(
+    ("language", "title"),
+    [("bg", "Проверка на заровете"), ("el", "Έλεγχος των ζαριών"), ("ro", "Verificarea zarurilor")],
+)
+def test_the_page_speaks_the_players_language(client, language, title):
+    page = client.get(reverse("play-dice"), headers={"accept-language": language})
+    text = page.content.decode()
+    assert f"<h1>{title}</h1>" in text
+    assert "Checking the dice" not in text
+    assert "python -m backgammon verify-dice record.json" in text  # commands stay as they are

@@ -1,0 +1,45 @@
+"""A recorded chouette in real browsers: the scorekeeper enters a game on a phone and the
+big screen's table page follows it live, without a reload."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import SCREENSHOTS
+from tests.browser.helpers import DEVICES, log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_big_screen_follows_a_game_entered_on_the_scorekeepers_phone(
+    browser, live_server, make_player
+):
+    from decimal import Decimal
+
+    from chouette import services
+
+    players = [make_player(name, display_name=name.title()) for name in ("alice", "bob", "carol")]
+    keeper = make_player("keeper", display_name="Keeper")
+    chouette = services.chouette_create(
+        players=players, order=players, stake=Decimal("1.00"), recorded_by=keeper.user
+    )
+    screen = browser.new_context(base_url=live_server.url, viewport={"width": 1920, "height": 1080})
+    phone = browser.new_context(base_url=live_server.url, **DEVICES["phone"])
+    big, hand = screen.new_page(), phone.new_page()
+    log_in(big, "alice")
+    big.goto(f"/chouettes/{chouette.pk}/")
+    expect(big.locator("section.games h2")).to_have_text("0 games")
+    log_in(hand, "keeper")
+    hand.goto(f"/chouettes/{chouette.pk}/record/")
+    hand.get_by_label("Team", exact=True).check()
+    hand.get_by_label("Gammon", exact=True).check()
+    hand.get_by_role("button", name="Record the game").click()
+    expect(hand.locator(".messages")).to_contain_text("The game is recorded.")
+    # The big screen moves on by itself: the count, the new box and the scores.
+    expect(big.locator("section.games h2")).to_have_text("1 game", timeout=5000)
+    expect(big.locator(".seat.box .name")).to_have_text("Bob")
+    expect(big.locator("table.scores")).to_contain_text("-2")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    big.screenshot(path=str(SCREENSHOTS / "chouette-big-screen.png"), full_page=True)
+    hand.screenshot(path=str(SCREENSHOTS / "chouette-scorekeeper-phone.png"), full_page=True)
+    screen.close()
+    phone.close()

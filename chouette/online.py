@@ -305,13 +305,21 @@ def chouette_propose(
 # Timeouts ----------------------------------------------------------------------------------
 
 
-@db_transaction.atomic
 def chouette_timeout(*, table_id: int, turn_no: int) -> bool:
     """The deadline of turn ``turn_no`` at a chouette's table: applied only if the table
     is still at that turn and the deadline has passed (a late or repeated task does
     nothing). Each member who has not answered the box's double passes (or takes, by the
     session's ``no_answer`` option); a box or a captain out of time forfeits the game
-    (the core's ``forfeit``, ``timeout``). True if applied."""
+    (the core's ``forfeit``, ``timeout``). True if applied; False too when a player's
+    action wins the race (it leaves the timeout nothing to do)."""
+    try:
+        return _timeout(table_id, turn_no)
+    except StaleTurn:
+        return False
+
+
+@db_transaction.atomic
+def _timeout(table_id: int, turn_no: int) -> bool:
     table = engine.table_due(table_id=table_id, turn_no=turn_no, owner="chouette")
     if table is None:
         return False

@@ -10,7 +10,7 @@ DEV_ENV := DEBUG=1
 # The Django apps: every package with an apps.py (club, matches, chouette, tournaments...).
 DJANGO_APPS := $(patsubst %/apps.py,%,$(wildcard */apps.py))
 
-.PHONY: run test test-browser bench lint format migrate demo clean help
+.PHONY: run test test-browser bench bench-play lint format migrate demo clean help
 
 help:
 	@echo "make run    set up, migrate, load the demo club, serve on http://127.0.0.1:8000"
@@ -18,6 +18,7 @@ help:
 	@echo "make lint   ruff check and format check, mypy --strict on the rules core and mypy over the Django apps"
 	@echo "make test-browser   the pages in Debian's Chromium (Playwright)"
 	@echo "make bench  legal-play generation and the command line against GNU Backgammon and others, and the tavli games"
+	@echo "make bench-play   server play under load on PostgreSQL, Redis, gunicorn and Celery (BENCH_ARGS=--quick)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +57,10 @@ bench: $(ORACLE)
 	$(BIN)/python bench/plays.py
 	$(BIN)/python bench/cli.py
 	$(BIN)/python bench/tavli.py
+
+# Server play under load (bench/README.md): needs the local PostgreSQL and Redis; not in CI.
+bench-play: $(INSTALLED)
+	$(BIN)/python bench/api_play.py $(BENCH_ARGS)
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

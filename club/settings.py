@@ -127,7 +127,21 @@ TEMPLATES = [
 ]
 
 DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'club.sqlite3'}"
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+# Each web thread keeps its own connection for CONN_MAX_AGE seconds, idle or not: with
+# gunicorn's threads (2 workers x 256) that is more than PostgreSQL's 100 connections,
+# and requests fail (bench/api_play.py found it). So by default a request opens its own
+# and closes it; behind a pooler (PgBouncer) set DATABASE_CONN_MAX_AGE to keep them.
+DATABASES = {
+    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0))
+}
+# Or DATABASE_POOL=N: on PostgreSQL, N connections at most per process, shared by its
+# threads (Django's pool, the psycopg-pool package); a request waits for a free one.
+DATABASE_POOL = env_int("DATABASE_POOL", 0)
+if DATABASE_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {"min_size": 1, "max_size": DATABASE_POOL, "timeout": 20}
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the Celery worker share the file: wait for locks, don't fail.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
@@ -202,6 +216,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # What a game is won by (a resignation's value, a chouette game's result): one enum.
+    "ENUM_NAME_OVERRIDES": {"GameValueEnum": ["single", "gammon", "backgammon"]},
 }
 
 # Celery: Redis in production; with no broker server, kombu's filesystem transport.

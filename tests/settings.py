@@ -20,4 +20,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, as make run's: the threads of one test (tests/matches/test_concurrency.py)
     # then wait for each other's locks as the web and worker processes do; SQLite's
     # shared in-memory database refuses a locked table at once instead of waiting.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-club.sqlite3")}  # noqa: F405
+    # One file per test run (two runs side by side must not delete each other's).
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": str(VAR_DIR / f"test-club-{os.getpid()}.sqlite3")  # noqa: F405
+    }

@@ -125,7 +125,18 @@ def club(make_player):
     services.payment_record(
         payer=bob, payee="club", amount=Decimal("5.00"), recorded_by=director.user
     )
-    return {"alice": alice.pk, "transaction": night.pk, "chouette": _chouette(alice, bob, carol)}
+    # A match in play (the lobby lists it, the board page draws it) and an open challenge.
+    from matches import services as matches
+
+    match = matches.match_create(creator=alice, opponent=bob, length=5, clock="standard")
+    match = matches.match_accept(match=match, player=bob)
+    matches.match_create(creator=carol, opponent=None, length=7)
+    return {
+        "alice": alice.pk,
+        "transaction": night.pk,
+        "match": match.pk,
+        "chouette": _chouette(alice, bob, carol),
+    }
 
 
 def _chouette(*players):
@@ -163,7 +174,10 @@ PAGES = [
     ("ledger-staff", "/ledger/", "director", [".staff-links"]),
     ("trial-balance", "/ledger/trial-balance/", "director", ["table.trial-balance tfoot"]),
     ("settle-up", "/ledger/settle-up/", "director", ["table.settle-up button"]),
-    ("play", "/play/", "alice", ["h1"]),
+    ("play", "/play/", "alice", ["h1", "#live table", "#challenges button"]),
+    ("play-board", "/play/{match}/", "alice", ["svg.board", ".scoreboard .clock"]),
+    ("play-watch", "/play/{match}/", "carol", ["svg.board", ".watching"]),
+    ("play-settings", "/play/settings/", "alice", ["form.play-settings button"]),
     ("chouettes", "/chouettes/", "alice", ["h1", "form.open-chouette button"]),
     ("chouette-table", "/chouettes/{chouette}/", "alice", ["section.seats", "table.scores"]),
     ("chouette-record", "/chouettes/{chouette}/record/", "alice", ["form.record-game button"]),

@@ -4,6 +4,7 @@ a few taps, undo, join, leave, close) and the table page that follows the live c
 from decimal import Decimal
 
 import pytest
+from django.test import Client
 
 from chouette import selectors
 from chouette.models import Chouette, ChouetteGame
@@ -187,3 +188,15 @@ def test_the_table_page_speaks_the_members_language(keeper_client, members):
 def test_a_players_page_links_to_their_chouettes(keeper_client, members):
     page = keeper_client.get("/players/alice/").content.decode()
     assert 'href="/chouettes/?player=alice"' in page
+
+
+def test_a_member_who_may_not_record_is_told_so_and_nothing_changes(keeper_client, members):
+    chouette = opened(keeper_client, members)
+    client = Client()  # another browser than the scorekeeper's
+    client.login(username="erin", password=PASSWORD)
+    form = client.get(f"/chouettes/{chouette.pk}/record/").content.decode()
+    assert "Only the chouette's scorekeeper" in form and "record-game" not in form
+    refused = client.post(f"/chouettes/{chouette.pk}/close/", {}, follow=True).content.decode()
+    assert "Only the chouette&#x27;s scorekeeper" in refused
+    chouette.refresh_from_db()
+    assert chouette.status == "open" and chouette.version == 0

@@ -104,3 +104,31 @@ def test_demo_club_is_never_loaded_in_production():
     result = _manage_in_production("load_demo", SECRET_KEY="y" * 60)
     assert result.returncode != 0
     assert "only loaded with DEBUG on" in result.stderr
+
+
+def _database_setting(name: str, **settings: str) -> str:
+    """``DATABASES["default"][name]`` as production reads it from the environment."""
+    result = _manage_in_production(
+        "shell",
+        "-c",
+        f"from django.conf import settings; print(settings.DATABASES['default'].get({name!r}))",
+        SECRET_KEY="z" * 60,
+        DATABASE_URL="postgres://club@127.0.0.1:5432/club",
+        **settings,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()[-1]
+
+
+def test_web_threads_do_not_each_keep_a_database_connection_unless_told_to():
+    """gunicorn's 2 x 256 threads each keeping one would pass PostgreSQL's 100
+    connections (bench/api_play.py found requests refused): by default a request closes
+    its connection; DATABASE_CONN_MAX_AGE keeps them (behind a pooler)."""
+    assert _database_setting("CONN_MAX_AGE") == "0"
+    assert _database_setting("CONN_MAX_AGE", DATABASE_CONN_MAX_AGE="60") == "60"
+
+
+def test_database_pool_bounds_the_connections_of_a_process():
+    options = _database_setting("OPTIONS", DATABASE_POOL="16", DATABASE_CONN_MAX_AGE="60")
+    assert options == "{'pool': {'min_size': 1, 'max_size': 16, 'timeout': 20}}"
+    assert _database_setting("CONN_MAX_AGE", DATABASE_POOL="16", DATABASE_CONN_MAX_AGE="60") == "0"

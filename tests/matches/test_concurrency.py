@@ -7,40 +7,19 @@ SQLite ``select_for_update`` does nothing and the conditional update is what hol
 import threading
 
 import pytest
-from django.db import connection
 
 from club.errors import Conflict
 from matches import services
 from matches.errors import StaleTurn
 from matches.models import Action, Match, Table
+from tests import threads
 from tests.matches.conftest import game_of, on_turn, start
 
 REQUESTS = 20
 
 
 def at_once(call):
-    """Run ``call`` in ``REQUESTS`` threads released together; what each returned or raised."""
-    barrier = threading.Barrier(REQUESTS)
-    outcomes: list[object] = []
-    lock = threading.Lock()
-
-    def run():
-        try:
-            barrier.wait()
-            outcome: object = call()
-        except Exception as exc:  # every outcome is looked at below
-            outcome = exc
-        finally:
-            connection.close()
-        with lock:
-            outcomes.append(outcome)
-
-    threads = [threading.Thread(target=run) for _ in range(REQUESTS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return outcomes
+    return threads.at_once(call, REQUESTS)
 
 
 @pytest.mark.django_db(transaction=True)

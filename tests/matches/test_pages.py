@@ -164,3 +164,27 @@ def test_the_lobby_lists_my_matches_and_those_being_played(logged_in, alice, bob
 def test_the_lobby_is_in_the_site_navigation(logged_in, alice):
     page = logged_in(alice).get("/").content.decode()
     assert 'href="/play/"' in page.split("<nav")[1].split("</nav>")[0]
+
+
+def test_between_the_games_of_a_money_session_next_game_or_stop(logged_in, alice, bob, carol):
+    from decimal import Decimal
+
+    session = start(alice, bob, length=0, rated=False, stake=Decimal("1.00"))
+    player = on_turn(session, alice, bob)
+    session = act(session, player, "resign", value="single")
+    session = act(session, bob if player == alice else alice, "accept_resign")
+    assert game_of(session)["phase"] == "over"
+    page = logged_in(alice).get(f"/play/{session.pk}/").content.decode()
+    assert 'data-act="continue"' in page and 'data-act="stop"' in page
+    assert "Waiting for" not in page
+    watched = logged_in(carol).get(f"/play/{session.pk}/").content.decode()
+    assert "The game is over." in watched and 'data-act="continue"' not in watched
+    # The buttons are the API's: the next game starts through it.
+    api_client = logged_in(alice)
+    turn_no = table_state(page)["turn_no"]
+    response = api_client.post(
+        f"/api/matches/{session.pk}/continue/",
+        {"turn_no": turn_no},
+        content_type="application/json",
+    )
+    assert response.status_code == 200 and response.json()["game"]["phase"] in ("move", "roll")

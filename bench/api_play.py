@@ -1,0 +1,751 @@
+"""Server play under load: the production layout on loopback, driven through the HTTP API.
+
+Not a test (nothing in CI runs it). It starts what ``manage.py runclub`` and
+``docker-compose.yml`` start (gunicorn with its workers and threads, a Celery worker and
+beat) as subprocesses, on PostgreSQL (database ``club_bench_play``) and Redis (DB 12 the
+broker, 13 the results), DEBUG off, then prints, in one run:
+
+- one match alone, then throughput: bots playing complete matches as fast as they can,
+  actions/s by type;
+- a club's peak: G games at once, each side acting every 1 to 3 s, both players' live
+  connections open and a watcher on every fourth game; p50/p95/p99 per action and for the
+  live update (action sent -> the other side's live request answering), errors, and the
+  database queries per action by turn number; once per live mechanism (held requests,
+  plain polling every second, conditional polling every second), so they compare;
+- clocks: C games on a short clock at once, each expiry's lateness past its deadline, and
+  that each was applied exactly once (the action log).
+
+    .venv/bin/python bench/api_play.py --quick     # a smoke check, about 3 minutes
+    .venv/bin/python bench/api_play.py             # the figures (bench/README.md)
+
+bench/README.md says what each figure measures and the last figures measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util import Retry
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+BIND = "127.0.0.1:8765"
+BASE = f"http://{BIND}"
+DATABASE = "club_bench_play"
+POSTGRES = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
+REDIS = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379")
+LIVE_WAIT = 25  # seconds a held live request waits at most (club.live.MAX_WAIT)
+BASELINE_S = 10.0  # seconds of one match alone, before the throughput part
+POLL_EVERY = 1.0  # seconds between two polls (the plain and conditional mechanisms)
+MECHANISMS = ("held", "poll", "conditional")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much of each part to run (``--quick`` or the full figures)."""
+
+    bots: int  # matches played at once in the throughput part
+    throughput_s: float
+    games: int  # games at once at the peak
+    peak_s: float  # per live mechanism
+    clock_games: int
+    clock_reserve: float  # seconds of reserve on the clocks' custom clock
+
+
+QUICK = Plan(bots=4, throughput_s=10, games=40, peak_s=15, clock_games=60, clock_reserve=8)
+FULL = Plan(bots=8, throughput_s=30, games=200, peak_s=60, clock_games=500, clock_reserve=25)
+
+
+# The service ----------------------------------------------------------------------------
+
+
+def service_env(var_dir: Path, pool: int) -> dict[str, str]:
+    """The environment of every process: production's settings, the bench's database."""
+    return {
+        **os.environ,
+        "DATABASE_POOL": str(pool),
+        "DJANGO_SETTINGS_MODULE": "bench.api_play_settings",
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-" + os.urandom(16).hex(),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "0",
+        "DATABASE_URL": f"{POSTGRES}/{DATABASE}",
+        "CELERY_BROKER_URL": f"{REDIS}/12",
+        "CELERY_RESULT_BACKEND": f"{REDIS}/13",
+        "VAR_DIR": str(var_dir),
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
+
+
+def database_prepare(env: dict[str, str]) -> None:
+    """Create the database if need be, migrate it, and empty the bench's Redis DBs."""
+    query = f"SELECT 1 FROM pg_database WHERE datname='{DATABASE}'"
+    found = subprocess.run(
+        ["psql", f"{POSTGRES}/postgres", "-tAc", query], capture_output=True, text=True, check=True
+    )
+    exists = found.stdout.strip()
+    if not exists:
+        subprocess.run(
+            ["psql", POSTGRES + "/postgres", "-c", f"CREATE DATABASE {DATABASE}"], check=True
+        )
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    import redis
+
+    for db in (12, 13):
+        redis.Redis.from_url(f"{REDIS}/{db}").flushdb()
+
+
+def django_setup(env: dict[str, str]) -> None:
+    """This process talks to the same database (players, tokens, the action log), with a
+    cheap password hasher: the bench signs in with tokens."""
+    os.environ.update(env)
+    import django
+    from django.conf import settings
+
+    django.setup()
+    # The client retries once on a keep-alive connection the server closed (Client).
+    logging.getLogger("urllib3").setLevel(logging.ERROR)
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@contextmanager
+def service(env: dict[str, str], log_dir: Path) -> Iterator[dict[str, subprocess.Popen[bytes]]]:
+    """The web server, the Celery worker and beat, as ``runclub`` starts them; stopped after."""
+    from club.management.commands.runclub import service_commands
+
+    children = {}
+    for name, command in service_commands(BIND).items():
+        log = open(log_dir / f"{name}.log", "wb")  # noqa: SIM115 (closed with the process)
+        children[name] = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True
+        )
+    try:
+        wait_for_web(children["web"])
+        yield children
+    finally:
+        for child in children.values():
+            child.send_signal(signal.SIGTERM)
+        for child in children.values():
+            try:
+                child.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                child.kill()
+
+
+def wait_for_web(web: subprocess.Popen[bytes]) -> None:
+    for _ in range(120):
+        if web.poll() is not None:
+            raise SystemExit("the web server exited; see its log")
+        try:
+            if requests.get(f"{BASE}/healthz", timeout=10).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.5)
+    raise SystemExit("the web server did not answer /healthz")
+
+
+def web_cpu_seconds(web: subprocess.Popen[bytes]) -> float:
+    """CPU time (user + system) used so far by gunicorn's master and its workers."""
+    tick = os.sysconf("SC_CLK_TCK")
+    pids = [web.pid]
+    children = Path(f"/proc/{web.pid}/task/{web.pid}/children")
+    if children.exists():
+        pids += [int(pid) for pid in children.read_text().split()]
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+def players_create(run: str, count: int) -> list[tuple[str, str]]:
+    """``count`` members and their API tokens: (username, token)."""
+    from rest_framework.authtoken.models import Token
+
+    from club.services import player_create
+
+    made = []
+    for i in range(count):
+        player = player_create(username=f"b{run}p{i}", password="bench-password")
+        made.append((player.user.username, Token.objects.create(user=player.user).key))
+    return made
+
+
+# Measuring --------------------------------------------------------------------------------
+
+
+@dataclass
+class Record:
+    """What one part measured: latencies per kind, errors, queries per (kind, turn)."""
+
+    latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    errors: list[str] = field(default_factory=list)
+    queries: dict[tuple[str, int], list[int]] = field(default_factory=lambda: defaultdict(list))
+    requests: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(
+        self, kind: str, seconds: float, *, turn: int | None = None, queries: int | None = None
+    ) -> None:
+        with self.lock:
+            self.requests += 1
+            self.latencies[kind].append(seconds)
+            if turn is not None and queries is not None:
+                self.queries[(kind, turn)].append(queries)
+
+    def error(self, what: str) -> None:
+        with self.lock:
+            self.errors.append(what)
+
+
+class Client:
+    """One member's HTTP client (its own connection, its token)."""
+
+    def __init__(self, username: str, token: str, record: Record) -> None:
+        self.username = username
+        self.token = token
+        self.record = record
+        self.session = requests.Session()
+        self.session.headers["Authorization"] = f"Token {token}"
+        # Like a browser, send again once when the server closed an idle keep-alive
+        # connection just as the request went out (a turn_no makes a repeat harmless).
+        retry = Retry(total=1, connect=1, read=1, status=0, allowed_methods=None)
+        self.session.mount("http://", HTTPAdapter(max_retries=retry))
+
+    def call(
+        self,
+        method: str,
+        path: str,
+        kind: str,
+        body: dict[str, Any] | None = None,
+        *,
+        turn: int | None = None,
+        timeout: float = 30,
+    ) -> tuple[int, Any, float]:
+        """Send a request, record its time (and queries at ``turn``), and any error."""
+        start = time.monotonic()
+        try:
+            response = self.session.request(method, BASE + path, json=body, timeout=timeout)
+        except requests.RequestException as exc:
+            self.record.error(f"{kind}: {type(exc).__name__}")
+            return 0, None, start
+        elapsed = time.monotonic() - start
+        queries = response.headers.get("X-Queries")
+        self.record.add(kind, elapsed, turn=turn, queries=int(queries) if queries else None)
+        if response.status_code >= 400:
+            self.record.error(f"{kind}: {response.status_code} {response.text[:200]}")
+        is_json = response.headers.get("Content-Type", "").startswith("application/json")
+        return response.status_code, response.json() if is_json else None, start
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+# Playing ----------------------------------------------------------------------------------
+
+
+def choose(match: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, Any]]:
+    """A bot's action for the side that must act: doubles now and then, takes most
+    doubles, rolls, plays a random legal play."""
+    game = match["game"]
+    body: dict[str, Any] = {"turn_no": game["turn_no"]}
+    if game["phase"] == "take_or_pass":
+        return ("take" if rng.random() < 0.7 else "pass"), body
+    if game["phase"] == "roll":
+        return ("double" if game.get("can_double") and rng.random() < 0.1 else "roll"), body
+    if game["phase"] == "move":
+        plays = game["legal_plays"]
+        return "move", {**body, "play": rng.choice(plays) if plays else ""}
+    if game["phase"] == "resign_offered":
+        return "reject_resign", body
+    raise RuntimeError(f"no action in phase {game['phase']}")
+
+
+def match_start(
+    clients: tuple[Client, Client], *, length: int, clock: Any = "none"
+) -> dict[str, Any] | None:
+    """The first client invites the second, who accepts: the match, or None on an error."""
+    first, second = clients
+    status, created, _ = first.call(
+        "POST",
+        "/api/matches/",
+        "create",
+        {"opponent": second.username, "length": length, "clock": clock},
+    )
+    if status != 201:
+        return None
+    status, match, _ = second.call("POST", f"/api/matches/{created['id']}/accept/", "accept", {})
+    return match if status == 200 else None
+
+
+@dataclass
+class Sent:
+    """An action whose effect the other side's live connection must show."""
+
+    table: str
+    version: int
+    at: float
+    actor: str
+
+
+def play_action(
+    by_name: dict[str, Client],
+    match: dict[str, Any],
+    rng: random.Random,
+    sent: list[Sent] | None = None,
+) -> dict[str, Any] | None:
+    """The side that must act acts: the new match body, or None on an error (then the
+    caller fetches it again)."""
+    kind, body = choose(match, rng)
+    client = by_name[match["game"]["turn"]]
+    status, answer, start = client.call(
+        "POST", f"/api/matches/{match['id']}/{kind}/", kind, body, turn=match["game"]["turn_no"]
+    )
+    if status != 200:
+        return None
+    if sent is not None:
+        sent.append(Sent(answer["topic"], answer["version"], start, client.username))
+    return answer
+
+
+def match_fetch(client: Client, match_id: int, kind: str = "fetch") -> dict[str, Any] | None:
+    status, answer, _ = client.call("GET", f"/api/matches/{match_id}/", kind)
+    return answer if status == 200 else None
+
+
+def bot_pair(clients: tuple[Client, Client], until: float, seed: int, *, length: int = 3) -> int:
+    """Two bots play complete matches as fast as they can until ``until``: matches finished."""
+    rng = random.Random(seed)
+    by_name = {client.username: client for client in clients}
+    finished = 0
+    while time.monotonic() < until:
+        match = match_start(clients, length=length)
+        while match is not None and match["status"] == "playing" and time.monotonic() < until:
+            match = play_action(by_name, match, rng) or match_fetch(clients[0], match["id"])
+        finished += match is not None and match["status"] == "finished"
+    return finished
+
+
+def throughput(
+    users: list[tuple[str, str]], bots: int, seconds: float
+) -> tuple[Record, float, int]:
+    record = Record()
+    pairs = [
+        (Client(*users[2 * i], record), Client(*users[2 * i + 1], record)) for i in range(bots)
+    ]
+    start = time.monotonic()
+    until = start + seconds
+    with ThreadPoolExecutor(len(pairs)) as pool:
+        finished = sum(pool.map(lambda i: bot_pair(pairs[i], until, seed=i), range(len(pairs))))
+    return record, time.monotonic() - start, finished
+
+
+# The peak: games at a human pace with their live connections -----------------------------
+
+
+def paced_game(
+    clients: tuple[Client, Client],
+    stop: threading.Event,
+    rng: random.Random,
+    sent: list[Sent],
+    ready: dict[str, Any],
+) -> None:
+    """One game at a club's pace: the side that must act waits 1 to 3 s, then acts. A
+    finished match is followed by a new one between the same players."""
+    by_name = {client.username: client for client in clients}
+    match = ready["match"]
+    while not stop.is_set():
+        if match["status"] != "playing":
+            match = match_start(clients, length=7)
+            if match is None:
+                return
+            ready["match"] = match
+            continue
+        if stop.wait(rng.uniform(1.0, 3.0)):
+            return
+        match = play_action(by_name, match, rng, sent) or match_fetch(clients[0], match["id"])
+        if match is None:
+            return
+
+
+@dataclass
+class Listener:
+    """A live connection: who (a player or a watcher), on which table; when it saw each version."""
+
+    client: Client
+    table: str
+    match_id: int
+    role: str  # "player" or "watcher"
+    seen: list[tuple[float, int]] = field(default_factory=list)
+
+
+def listen(listener: Listener, mechanism: str, since: int, stop: threading.Event) -> None:
+    """Follow a table as a page does: on a newer version, note when, and fetch the match."""
+    client, topic = listener.client, listener.table
+    if mechanism != "held":
+        stop.wait(random.uniform(0, POLL_EVERY))
+    while not stop.is_set():
+        if mechanism == "poll":
+            status, body, _ = client.call("GET", f"/api/matches/{listener.match_id}/", "poll (1 s)")
+        else:
+            wait = LIVE_WAIT if mechanism == "held" else 0
+            kind = "live (held)" if mechanism == "held" else "live (conditional)"
+            status, body, _ = client.call(
+                "GET",
+                f"/api/live/?topic={topic}&since={since}&wait={wait}",
+                kind,
+                timeout=LIVE_WAIT + 10,
+            )
+        if status != 200:
+            stop.wait(1)
+            continue
+        if body["version"] > since:
+            listener.seen.append((time.monotonic(), body["version"]))
+            since = body["version"]
+            if mechanism != "poll":
+                fetched = match_fetch(client, listener.match_id, "fetch (after live)")
+                since = fetched["version"] if fetched else since
+        if mechanism != "held":
+            stop.wait(POLL_EVERY)
+
+
+def live_delays(
+    sent: list[Sent], listeners: list[Listener], role: str, until: float
+) -> tuple[list[float], int]:
+    """For each action, the time until each other listener of its table (of ``role``) saw
+    its version or a later one; and how many never saw it (actions sent in the last 5 s
+    of the part are left out)."""
+    by_table: dict[str, list[Listener]] = defaultdict(list)
+    for listener in listeners:
+        if listener.role == role:
+            by_table[listener.table].append(listener)
+    delays, missed = [], 0
+    for action in sent:
+        if action.at > until - 5:
+            continue
+        for listener in by_table[action.table]:
+            if listener.client.username == action.actor:
+                continue
+            seen = [at for at, version in listener.seen if version >= action.version]
+            if seen:
+                delays.append(min(seen) - action.at)
+            else:
+                missed += 1
+    return delays, missed
+
+
+@dataclass
+class Peak:
+    mechanism: str
+    record: Record
+    seconds: float
+    live: dict[str, list[float]]
+    missed: int
+    cpu: float  # seconds of CPU the web server used
+    client_cpu: float  # and this process (the bots, the pages)
+
+
+def peak(
+    users: list[tuple[str, str]], plan: Plan, mechanism: str, web: subprocess.Popen[bytes]
+) -> Peak:
+    record = Record()
+    pairs = [
+        (Client(*users[2 * i], record), Client(*users[2 * i + 1], record))
+        for i in range(plan.games)
+    ]
+    watchers = [Client(*users[2 * plan.games + i], record) for i in range(plan.games // 4 + 1)]
+    with ThreadPoolExecutor(16) as pool:
+        starts = list(pool.map(lambda pair: match_start(pair, length=7), pairs))
+    # A match that could not start is an error already recorded; the others play.
+    pairs, starts = zip(*[(p, m) for p, m in zip(pairs, starts, strict=True) if m], strict=True)
+    stop = threading.Event()
+    sent: list[Sent] = []
+    listeners: list[Listener] = []
+    threads = []
+    for i, (pair, match) in enumerate(zip(pairs, starts, strict=True)):
+        table, since = match["topic"], match["version"]
+        audience = [(client, "player") for client in pair]
+        if i % 4 == 0:
+            audience.append((watchers[i // 4], "watcher"))
+        for client, role in audience:
+            listener = Listener(
+                Client(client.username, client.token, record), table, match["id"], role
+            )
+            listeners.append(listener)
+            threads.append(threading.Thread(target=listen, args=(listener, mechanism, since, stop)))
+        threads.append(
+            threading.Thread(
+                target=paced_game, args=(pair, stop, random.Random(i), sent, {"match": match})
+            )
+        )
+    cpu, own = web_cpu_seconds(web), time.process_time()
+    start = time.monotonic()
+    for thread in threads:
+        thread.start()
+    time.sleep(plan.peak_s)
+    until = time.monotonic()
+    cpu, own = web_cpu_seconds(web) - cpu, time.process_time() - own
+    stop.set()
+    for thread in threads:
+        thread.join()
+    live, missed = {}, 0
+    for role in ("player", "watcher"):
+        live[role], not_seen = live_delays(sent, listeners, role, until)
+        missed += not_seen
+    return Peak(mechanism, record, until - start, live, missed, cpu, own)
+
+
+# Clocks -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Clocks:
+    games: int
+    lateness: list[float]
+    applied: dict[int, int]  # table id -> timeouts in its log
+    unfinished: int
+    errors: list[str]
+
+
+def clocks(users: list[tuple[str, str]], plan: Plan) -> Clocks:
+    """Games on a short custom clock that nobody plays: each must be lost on time once,
+    within a second of its deadline."""
+    from matches.models import Action, Match
+
+    record = Record()
+    pairs = [
+        (Client(*users[2 * i], record), Client(*users[2 * i + 1], record))
+        for i in range(plan.clock_games)
+    ]
+    clock = {"delay": 1, "reserve": plan.clock_reserve}
+    with ThreadPoolExecutor(16) as pool:
+        started = [
+            m for m in pool.map(lambda pair: match_start(pair, length=3, clock=clock), pairs) if m
+        ]
+    deadlines = {m["id"]: datetime.fromisoformat(m["clock"]["deadline"]) for m in started}
+    last = max(deadlines.values())
+    while (datetime.now(last.tzinfo) - last).total_seconds() < 10:
+        time.sleep(1)
+    matches = Match.objects.filter(pk__in=deadlines).values_list("pk", "table_id", "status")
+    table_of = {pk: table for pk, table, _status in matches}
+    unfinished = sum(status != Match.Status.FINISHED for _pk, _table, status in matches)
+    timeouts = Action.objects.filter(table_id__in=table_of.values(), kind="forfeit", actor=None)
+    applied: dict[int, int] = defaultdict(int)
+    at_of: dict[int, datetime] = {}
+    for table, at in timeouts.values_list("table_id", "at"):
+        applied[table] += 1
+        at_of[table] = at
+    lateness = [
+        (at_of[table_of[pk]] - deadline).total_seconds()
+        for pk, deadline in deadlines.items()
+        if table_of[pk] in at_of
+    ]
+    return Clocks(
+        len(started),
+        lateness,
+        {table_of[pk]: applied[table_of[pk]] for pk in deadlines},
+        unfinished,
+        record.errors,
+    )
+
+
+# The report -------------------------------------------------------------------------------
+
+ACTIONS = ("roll", "move", "double", "take", "pass")
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:,.0f}"
+
+
+def table(header: list[str], rows: list[list[str]], first: int = 22) -> None:
+    """Print rows under a header: the first column left-aligned, the others right."""
+    for cells in [header, *rows]:
+        print(f"  {cells[0]:{first}}" + "".join(f"{cell:>9}" for cell in cells[1:]))
+
+
+def spread(values: list[float]) -> list[str]:
+    """Count, p50, p95, p99 and max (ms)."""
+    points = [percentile(values, p) for p in (50, 95, 99)] + [max(values)]
+    return [f"{len(values):,}", *(ms(point) for point in points)]
+
+
+def by_count(latencies: dict[str, list[float]]) -> list[str]:
+    return sorted(latencies, key=lambda kind: -len(latencies[kind]))
+
+
+def report_throughput(record: Record, seconds: float, finished: int, *, bots: int) -> None:
+    what = "one match alone (the machine's latency)" if bots == 1 else f"{bots} matches at once"
+    print(f"\nThroughput: {what}, to 3, bots acting as fast as they can")
+    print(f"  {seconds:.0f} s, {finished} matches finished, {len(record.errors)} errors")
+    rows = []
+    for kind in by_count(record.latencies):
+        values = record.latencies[kind]
+        rows.append([kind, f"{len(values):,}", f"{len(values) / seconds:.1f}", *spread(values)[1:]])
+    rows.append(["all", f"{record.requests:,}", f"{record.requests / seconds:.1f}"])
+    table(["action", "count", "per s", "p50 ms", "p95 ms", "p99 ms", "max ms"], rows)
+
+
+def report_peak(result: Peak, plan: Plan) -> None:
+    record, seconds = result.record, result.seconds
+    print(f"\nPeak, live by {result.mechanism}: {plan.games} games at once, each side acting")
+    print(f"  every 1-3 s, both players and a watcher on every 4th game following, {seconds:.0f} s")
+    print(
+        f"  requests {record.requests:,} ({record.requests / seconds:.0f}/s), errors "
+        f"{len(record.errors)}, web CPU {result.cpu / seconds:.2f} cores "
+        f"({1000 * result.cpu / max(1, record.requests):.0f} ms a request); the bench's own "
+        f"CPU {result.client_cpu / seconds:.2f} cores"
+    )
+    for error in record.errors[:5]:
+        print(f"    error: {error[:150]}")
+    rows = [[kind, *spread(record.latencies[kind])] for kind in by_count(record.latencies)]
+    for role, delays in result.live.items():
+        if delays:
+            rows.append([f"live update, {role}", *spread(delays)])
+    table(["request", "count", "p50 ms", "p95 ms", "p99 ms", "max ms"], rows)
+    print(f"  live updates never seen: {result.missed}")
+
+
+def report_queries(records: list[Record]) -> None:
+    """Mean queries per action by turn number (in tens): flat if a request reads stored state."""
+    counts: dict[tuple[str, int], list[int]] = defaultdict(list)
+    for record in records:
+        for (kind, turn), values in record.queries.items():
+            if kind in ACTIONS:
+                counts[(kind, turn // 10)].extend(values)
+    buckets = sorted({bucket for _kind, bucket in counts})
+    print("\nQueries per action by turn number (mean; the turn number grows through the match)")
+    rows = []
+    for kind in ACTIONS:
+        cells = [counts.get((kind, bucket)) for bucket in buckets]
+        rows.append([kind, *(f"{statistics.mean(c):.1f}" if c else "" for c in cells)])
+    table(["action", *(f"{b * 10}-{b * 10 + 9}" for b in buckets)], rows, first=10)
+
+
+def report_comparison(peaks: list[Peak]) -> None:
+    print("\nLive mechanisms side by side (the same peak; ms, web CPU in cores)")
+    rows = []
+    for result in peaks:
+        delays = result.live["player"] + result.live["watcher"]
+        actions = [v for kind in ACTIONS for v in result.record.latencies.get(kind, [])]
+        rows.append([
+            result.mechanism,
+            *(ms(percentile(delays, p)) for p in (50, 95, 99)),
+            f"{result.record.requests / result.seconds:.0f}",
+            f"{result.cpu / result.seconds:.2f}",
+            ms(percentile(actions, 99)),
+            f"{len(result.record.errors)}",
+            f"{result.missed}",
+        ])  # fmt: skip
+    header = ["mechanism", "live p50", "p95", "p99", "req/s", "web CPU", "act p99", "errors"]
+    table([*header, "unseen"], rows)
+
+
+def report_clocks(result: Clocks, plan: Plan) -> None:
+    print(
+        f"\nClocks: {result.games} games at once on a custom clock (delay 1 s, reserve "
+        f"{plan.clock_reserve:.0f} s), nobody playing"
+    )
+    once = sum(count == 1 for count in result.applied.values())
+    more = sum(count > 1 for count in result.applied.values())
+    print(
+        f"  lost on time exactly once: {once}; more than once: {more}; "
+        f"unfinished: {result.unfinished}; errors {len(result.errors)}"
+    )
+    late = result.lateness
+    if not late:
+        return
+    points = "  ".join(f"p{p} {percentile(late, p):.2f}" for p in (50, 95, 99))
+    print(f"  lateness past the deadline (s): min {min(late):.2f}  {points}  max {max(late):.2f}")
+    print(f"  within 1 s: {sum(x <= 1.0 for x in late)} of {len(late)}")
+    low = float("-inf")
+    for edge in (0.1, 0.25, 0.5, 1.0, 2.0, 5.0, float("inf")):
+        count = sum(low < x <= edge for x in late)
+        label = f"<= {edge:g} s" if edge != float("inf") else "> 5 s"
+        print(f"    {label:10} {count:5} {'#' * round(50 * count / len(late))}")
+        low = edge
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer games, about 3 minutes")
+    parser.add_argument(
+        "--mechanisms", default=",".join(MECHANISMS), help="live mechanisms to compare"
+    )
+    parser.add_argument(
+        "--pool", type=int, default=0, help="DATABASE_POOL for the service (needs psycopg-pool)"
+    )
+    args = parser.parse_args()
+    plan = QUICK if args.quick else FULL
+    mechanisms = args.mechanisms.split(",")
+    var_dir = Path(tempfile.mkdtemp(prefix="bench-play-"))
+    env = service_env(var_dir, args.pool)
+    database_prepare(env)
+    django_setup(env)
+    run = f"{int(time.time()) % 100000:05d}"
+    needed = max(2 * plan.bots, 2 * plan.games + plan.games // 4 + 1, 2 * plan.clock_games)
+    print(f"Creating {needed} members...", file=sys.stderr)
+    users = players_create(run, needed)
+    print(f"Machine: {os.cpu_count()} cores, {load_average()} at the start; logs in {var_dir}")
+    with service(env, var_dir) as children:
+        from club.management.commands.runclub import service_commands
+
+        print("Web: " + " ".join(service_commands(BIND)["web"][2:]))
+        print(f"Database connections: DATABASE_POOL={args.pool} (0: one a request, closed after)")
+        print("Throughput...", file=sys.stderr)
+        alone = throughput(users, 1, BASELINE_S)
+        report_throughput(*alone, bots=1)
+        record, seconds, finished = throughput(users, plan.bots, plan.throughput_s)
+        report_throughput(record, seconds, finished, bots=plan.bots)
+        peaks = []
+        for mechanism in mechanisms:
+            print(f"Peak, {mechanism}...", file=sys.stderr)
+            peaks.append(peak(users, plan, mechanism, children["web"]))
+            report_peak(peaks[-1], plan)
+        report_queries([record, *(p.record for p in peaks)])
+        report_comparison(peaks)
+        print("Clocks...", file=sys.stderr)
+        report_clocks(clocks(users, plan), plan)
+    print(f"\nAt the end: {load_average()}")
+
+
+def load_average() -> str:
+    return "load average " + " ".join(f"{load:.1f}" for load in os.getloadavg())
+
+
+if __name__ == "__main__":
+    main()

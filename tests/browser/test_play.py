@@ -1,0 +1,185 @@
+"""The board page in a real browser (issue 8, items 7 to 10): two players in two browser
+contexts and a member watching in a third, on a phone and on a laptop. What one side
+does appears on the other's board and the watcher's within a second, without reloading;
+a tapped checker shows where it may go."""
+
+import time
+
+import pytest
+
+from matches import selectors
+from tests.browser.conftest import SCREENSHOTS
+from tests.browser.helpers import DEVICES, log_in
+from tests.matches.conftest import act, game_of, on_turn, start
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# The page's own state (the board fragment's JSON) and a marker that survives only as
+# long as the page is not reloaded.
+VERSION = "() => JSON.parse(document.getElementById('table-state').textContent).version"
+NOT_RELOADED = "() => window.notReloaded === true"
+
+
+@pytest.fixture
+def people(make_player):
+    return {name: make_player(name) for name in ("alice", "bob", "carol")}
+
+
+@pytest.fixture
+def open_board(browser, live_server, device):
+    """A function opening a match's board for a player in a browser context of their own."""
+    contexts = []
+
+    def open_for(username, match):
+        context = browser.new_context(base_url=live_server.url, **DEVICES[device])
+        contexts.append(context)
+        page = context.new_page()
+        log_in(page, username)
+        page.goto(f"/play/{match.pk}/")
+        page.wait_for_selector("svg.board")
+        page.evaluate("() => { window.notReloaded = true; }")
+        return page
+
+    yield open_for
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def shoot(device):
+    """Save a screenshot of one of this test's own pages (``screenshot`` takes the
+    conftest's ``page``)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name):
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-{device}.png"), full_page=True)
+
+    return take
+
+
+def seen_within(pages, version, seconds):
+    """Every page shows ``version`` within ``seconds`` of now, none of them reloaded."""
+    started = time.monotonic()
+    for page in pages:
+        left = seconds - (time.monotonic() - started)
+        page.wait_for_function(f"() => ({VERSION})() >= {version}", timeout=max(left, 0) * 1000)
+        assert page.evaluate(NOT_RELOADED)
+    return time.monotonic() - started
+
+
+def test_each_move_reaches_the_other_player_and_the_watcher_within_a_second(
+    open_board, people, device, shoot
+):
+    alice, bob, _carol = people["alice"], people["bob"], people["carol"]
+    match = start(alice, bob)
+    pages = {name: open_board(name, match) for name in ("alice", "bob", "carol")}
+    for _ in range(3):  # a move, then a roll and a move of the other side
+        player = on_turn(match, alice, bob)
+        game = game_of(match)
+        if game["phase"] == "roll":
+            match = act(match, player, "roll")
+        else:
+            match = act(match, player, "move", play=game["legal_plays"][0])
+        version = selectors.match_detail(match)["version"]
+        others = [pages[name] for name in pages if name != player.username]
+        assert seen_within(others, version, 1.0) < 1.0
+    watcher = pages["carol"]
+    assert watcher.locator(".watching").is_visible()
+    assert watcher.locator("#controls button").count() == 0
+    position_id = game_of(match)["position_id"]
+    assert watcher.locator(".ids").inner_text().count(position_id) == 1
+    shoot(watcher, "play-watcher")
+    shoot(pages["alice"], "play-player")
+
+
+def test_a_tapped_checker_shows_its_landing_points_and_a_second_tap_drops_it(
+    open_board, people, shoot
+):
+    alice, bob = people["alice"], people["bob"]
+    match = start(alice, bob)
+    player = on_turn(match, alice, bob)
+    page = open_board(player.username, match)
+    steps = page.evaluate(
+        "() => JSON.parse(document.getElementById('table-state').textContent).steps"
+    )
+    origin, landings = next(iter(steps.items()))
+    page.locator(f'svg.board [data-point="{origin}"]').click()
+    assert page.locator("svg.board .selected").get_attribute("data-point") == origin
+    marked = page.locator("svg.board .landing").evaluate_all("gs => gs.map(g => g.dataset.point)")
+    assert sorted(marked) == sorted(landings)
+    shoot(page, "play-landing-points")
+    page.locator(f'svg.board [data-point="{origin}"]').click()
+    assert page.locator("svg.board .landing").count() == 0
+
+
+def test_the_board_fits_and_scales_on_the_device(open_board, people, device):
+    alice, bob = people["alice"], people["bob"]
+    match = start(alice, bob)
+    page = open_board("alice", match)
+    width = page.evaluate("() => window.innerWidth")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    board = page.locator("svg.board").bounding_box()
+    assert board["x"] >= 0 and board["x"] + board["width"] <= width + 0.5
+    assert board["width"] >= min(width - 40, 600)  # it takes the room there is
+    viewport = DEVICES[device]["viewport"]
+    assert board["height"] <= viewport["height"]
+
+
+def state_of(page):
+    return page.evaluate("() => JSON.parse(document.getElementById('table-state').textContent)")
+
+
+def acted(page, before):
+    """Wait until ``page`` (the one that acted) shows a version past ``before``."""
+    page.wait_for_function(f"() => ({VERSION})() > {before}", timeout=10_000)
+    return state_of(page)["version"]
+
+
+def test_two_players_roll_and_move_by_tapping_and_typing_each_seen_by_the_others(
+    open_board, people, shoot
+):
+    alice, bob = people["alice"], people["bob"]
+    match = start(alice, bob)
+    first = on_turn(match, alice, bob)
+    second = bob if first == alice else alice
+    pages = {name: open_board(name, match) for name in (first.username, second.username, "carol")}
+    mover, other, watcher = pages[first.username], pages[second.username], pages["carol"]
+
+    # The opening roll, played checker by checker: tap a checker, tap where it goes.
+    while not mover.get_by_role("button", name="Confirm the play").is_visible():
+        state = state_of(mover)
+        origin, landings = next(iter(state["steps"].items()))
+        mover.locator(f'svg.board [data-point="{origin}"]').click()
+        mover.locator(f'svg.board [data-point="{next(iter(landings))}"]').click()
+        acted(mover, state["version"])
+    assert mover.locator(".pending").is_visible()
+    before = state_of(mover)["version"]
+    mover.get_by_role("button", name="Confirm the play").click()
+    version = acted(mover, before)
+    assert seen_within([other, watcher], version, 1.0) < 1.0
+    assert state_of(other)["my_turn"] and state_of(other)["phase"] == "roll"
+
+    # The other side rolls, then types its play in the notation box.
+    other.get_by_role("button", name="Roll").click()
+    version = acted(other, version)
+    assert seen_within([mover, watcher], version, 1.0) < 1.0
+    assert other.locator("svg.board .die").count() in (2, 4)
+    play = other.locator("#legal-plays option").first.get_attribute("value")
+    other.get_by_label("Play", exact=True).fill(play)
+    other.get_by_role("button", name="Play it").click()
+    version = acted(other, version)
+    assert seen_within([mover, watcher], version, 1.0) < 1.0
+    assert state_of(mover)["my_turn"] and not state_of(watcher)["my_turn"]
+    shoot(other, "play-after-two-turns")
+
+
+def test_a_refused_action_says_why_and_changes_nothing(open_board, people):
+    alice, bob = people["alice"], people["bob"]
+    match = start(alice, bob)
+    page = open_board(on_turn(match, alice, bob).username, match)
+    before = state_of(page)["version"]
+    page.get_by_label("Play", exact=True).fill("24/1")
+    page.get_by_role("button", name="Play it").click()
+    page.locator("#play-error").wait_for(state="visible")
+    assert page.locator("#play-error").inner_text()
+    assert state_of(page)["version"] == before

@@ -80,7 +80,7 @@ class ChouetteOptionsOutput(serializers.Serializer[Chouette]):
     consulting = serializers.CharField()
 
 
-class CubeOutput(serializers.Serializer[dict[str, Any]]):
+class OnlineCubeOutput(serializers.Serializer[dict[str, Any]]):
     value = serializers.IntegerField()
     owner = serializers.CharField(
         allow_null=True, help_text=gettext_lazy('null (centred), "box", or the member.')
@@ -92,7 +92,7 @@ class CubeOutput(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class GameOutput(serializers.Serializer[dict[str, Any]]):
+class OnlineGameOutput(serializers.Serializer[dict[str, Any]]):
     """The online game (``selectors.chouette_online_game``)."""
 
     number = serializers.IntegerField()
@@ -117,7 +117,7 @@ class GameOutput(serializers.Serializer[dict[str, Any]]):
         help_text=gettext_lazy("GNU Backgammon's, from the view of the side on roll.")
     )
     legal_plays = serializers.ListField(child=serializers.CharField())
-    cubes = serializers.DictField(child=CubeOutput())
+    cubes = serializers.DictField(child=OnlineCubeOutput())
     deadline = serializers.DateTimeField(allow_null=True)
 
 
@@ -155,7 +155,7 @@ class ChouetteOutput(serializers.Serializer[dict[str, Any]]):
     )
     created_at = serializers.DateTimeField()
     closed_at = serializers.DateTimeField(allow_null=True)
-    game = GameOutput(
+    game = OnlineGameOutput(
         allow_null=True,
         help_text=gettext_lazy("Online: the game on the table (null: recorded, or none yet)."),
     )

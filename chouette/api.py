@@ -75,6 +75,50 @@ class ChouetteOptionsOutput(serializers.Serializer[Chouette]):
     beavers = serializers.BooleanField()
     box_keeps = serializers.CharField()
     partner_from = serializers.IntegerField(allow_null=True)
+    turn_time = serializers.IntegerField(allow_null=True)
+    no_answer = serializers.CharField()
+    consulting = serializers.CharField()
+
+
+class OnlineCubeOutput(serializers.Serializer[dict[str, Any]]):
+    value = serializers.IntegerField()
+    owner = serializers.CharField(
+        allow_null=True, help_text=gettext_lazy('null (centred), "box", or the member.')
+    )
+    state = serializers.ChoiceField(choices=["live", "offered", "passed"])
+    offered_at = serializers.IntegerField(
+        allow_null=True,
+        help_text=gettext_lazy("The turn_no an answer to the offer on this cube carries."),
+    )
+
+
+class OnlineGameOutput(serializers.Serializer[dict[str, Any]]):
+    """The online game (``selectors.chouette_online_game``)."""
+
+    number = serializers.IntegerField()
+    turn_no = serializers.IntegerField(
+        help_text=gettext_lazy("Send it back with the next action (a stale one is a 409).")
+    )
+    phase = serializers.ChoiceField(
+        choices=["roll", "move", "take_or_pass", "resign_offered", "over"]
+    )
+    awaiting = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=gettext_lazy(
+            "Who must act now: the box or the captain to roll or move, each member who "
+            "still owes an answer to a double (the box for the team's doubles)."
+        ),
+    )
+    captain = serializers.CharField(
+        allow_null=True, help_text=gettext_lazy("Who moves for the team now (H7).")
+    )
+    dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    position_id = serializers.CharField(
+        help_text=gettext_lazy("GNU Backgammon's, from the view of the side on roll.")
+    )
+    legal_plays = serializers.ListField(child=serializers.CharField())
+    cubes = serializers.DictField(child=OnlineCubeOutput())
+    deadline = serializers.DateTimeField(allow_null=True)
 
 
 class ChouetteOutput(serializers.Serializer[dict[str, Any]]):
@@ -111,6 +155,10 @@ class ChouetteOutput(serializers.Serializer[dict[str, Any]]):
     )
     created_at = serializers.DateTimeField()
     closed_at = serializers.DateTimeField(allow_null=True)
+    game = OnlineGameOutput(
+        allow_null=True,
+        help_text=gettext_lazy("Online: the game on the table (null: recorded, or none yet)."),
+    )
 
 
 def chouette_card(chouette: Chouette) -> dict[str, Any]:
@@ -134,6 +182,7 @@ def chouette_card(chouette: Chouette) -> dict[str, Any]:
         "dice_commitment": chouette.dice_commitment,
         "created_at": chouette.recorded_at,
         "closed_at": chouette.closed_at,
+        "game": selectors.chouette_online_game(chouette=chouette, names=names),
     }
 
 
@@ -206,6 +255,27 @@ class ChouetteOptionsInput(InputSerializer):
         default=7,
         help_text=gettext_lazy("From how many players the box takes a partner (H12); null never."),
     )
+    turn_time = serializers.IntegerField(
+        min_value=services.MIN_TURN_TIME,
+        max_value=services.MAX_TURN_TIME,
+        allow_null=True,
+        required=False,
+        help_text=gettext_lazy(
+            "Online: the seconds to roll, move or answer a double (null or left out: no clock)."
+        ),
+    )
+    no_answer = serializers.ChoiceField(
+        choices=Chouette.NoAnswer.choices,
+        required=False,
+        help_text=gettext_lazy("Online: what a member who does not answer a double in time does."),
+    )
+    consulting = serializers.ChoiceField(
+        choices=Chouette.Consulting.choices,
+        required=False,
+        help_text=gettext_lazy(
+            'Online (H2): "full", "cube" (no cube, no talk) or "none" (no consulting).'
+        ),
+    )
 
 
 class ChouetteInput(InputSerializer):
@@ -217,11 +287,11 @@ class ChouetteInput(InputSerializer):
     )
     stake = MoneyInputField(most=services.MAX_STAKE)
     mode = serializers.ChoiceField(
-        choices=[(Chouette.Mode.RECORDED, Chouette.Mode.RECORDED)],
+        choices=Chouette.Mode.choices,
         default=Chouette.Mode.RECORDED,
         help_text=gettext_lazy(
-            "recorded: games played on a real board, entered by a scorekeeper. (online "
-            "comes with the server's game engine.)"
+            "recorded: games played on a real board, entered by a scorekeeper; online: "
+            "played on the server (POST .../start/ begins each game)."
         ),
     )
     order = serializers.ListField(

@@ -41,6 +41,15 @@ class Chouette(Recorded):
         BEATS_CAPTAIN = "beats_captain", _("the box beats the captain")
         NO_NET_LOSS = "no_net_loss", _("the box loses nothing net")
 
+    class NoAnswer(models.TextChoices):
+        PASS = "pass", _("passes")
+        TAKE = "take", _("takes")
+
+    class Consulting(models.TextChoices):
+        FULL = "full", _("full consulting")
+        CUBE = "cube", _("no cube, no talk (cube decisions only)")
+        NONE = "none", _("no consulting")
+
     mode = models.CharField(_("mode"), max_length=10, choices=Mode.choices)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
@@ -62,6 +71,31 @@ class Chouette(Recorded):
         null=True,
         blank=True,
         help_text=_("The number of players from which the box takes a partner (empty: never)."),
+    )
+    # Online mode: the engine's table the games are played on, and the session's options
+    # for play on the server (docs/chouette.md, "Online chouettes").
+    table = models.OneToOneField(
+        "matches.Table",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="chouette",
+        verbose_name=_("table"),
+    )
+    turn_time = models.PositiveIntegerField(
+        _("seconds a turn"),
+        null=True,
+        blank=True,
+        help_text=_("Online: the time to roll, move or answer a double (empty: no clock)."),
+    )
+    no_answer = models.CharField(
+        _("a member who does not answer in time"),
+        max_length=4,
+        choices=NoAnswer.choices,
+        default=NoAnswer.PASS,
+    )
+    consulting = models.CharField(
+        _("consulting"), max_length=4, choices=Consulting.choices, default=Consulting.FULL
     )
     seats = models.JSONField(
         _("seats"),
@@ -100,6 +134,10 @@ class Chouette(Recorded):
                 condition=models.Q(status="open", closed_at__isnull=True)
                 | models.Q(status="closed", closed_at__isnull=False),
                 name="chouette_closed_when_closed",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(mode="online") | models.Q(table__isnull=True),
+                name="chouette_table_online_only",
             ),
         ]
 
@@ -228,3 +266,42 @@ class GamePoints(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.points:+d}"
+
+
+class Proposal(models.Model):
+    """Consulting (H2), online: what a team member proposes to the captain for the turn
+    in play (a play, or a cube action), seen by the team only. The captain's own action
+    is what stands; a proposal is advice, kept for the turn it was made at (``turn_no``,
+    the table's). A member's newer proposal for the same turn replaces the older one."""
+
+    class Kind(models.TextChoices):
+        PLAY = "play", _("a play")
+        DOUBLE = "double", _("double")
+        NO_DOUBLE = "no_double", _("no double")
+        TAKE = "take", _("take")
+        PASS = "pass", _("pass")
+
+    chouette = models.ForeignKey(
+        Chouette, on_delete=models.PROTECT, related_name="proposals", verbose_name=_("chouette")
+    )
+    game_number = models.PositiveIntegerField(_("game number"))
+    turn_no = models.BigIntegerField(_("turn number"))
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player")
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    play = models.CharField(_("play"), max_length=40, blank=True)
+    at = models.DateTimeField(_("at"))
+
+    class Meta:
+        ordering = ["chouette", "turn_no", "id"]
+        verbose_name = _("proposal")
+        verbose_name_plural = _("proposals")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["chouette", "turn_no", "player"], name="chouette_proposal_one_a_turn"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.chouette}: {self.kind} {self.play}".rstrip()

@@ -5,14 +5,20 @@ keep player ids, the arithmetic names players by username."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from backgammon.chouette import BoxKeeps, ChouetteOptions, Seating, Tally
-from chouette.models import Chouette, ChouetteGame, GamePoints, Membership
-from club.errors import NotFound
+from backgammon.game import Game
+from backgammon.gnubg_ids import position_id
+from backgammon.notation import format_play
+from backgammon.position import Position
+from backgammon.team import BOX
+from chouette.models import Chouette, ChouetteGame, GamePoints, Membership, Proposal
+from club.errors import Forbidden, NotFound
 from club.models import Player
 
 
@@ -173,3 +179,66 @@ def chouette_versions(keys: Collection[str]) -> dict[str, int]:
     ids = [int(key) for key in keys if key.isascii() and key.isdigit() and len(key) < 19]
     rows = Chouette.objects.filter(pk__in=ids).values_list("pk", "version")
     return {str(pk): version for pk, version in rows}
+
+
+# Online mode ---------------------------------------------------------------------------
+
+
+def chouette_online_game(
+    *, chouette: Chouette, names: Mapping[int, str] | None = None
+) -> dict[str, Any] | None:
+    """API.md's ``game`` of an online chouette (None before its first game): ``number``,
+    ``turn_no``, ``phase``, ``awaiting`` (usernames: the box or the captain to roll or
+    move, each member who owes an answer), ``dice``, ``position_id`` and ``legal_plays``
+    from the view of the side on roll, ``cubes`` (one per team member: ``value``,
+    ``owner`` None, "box" or the member, ``state`` live, offered or passed, and
+    ``offered_at``: the ``turn_no`` an answer to that cube's offer carries, else None);
+    plus ``captain`` (who moves for the team now, H7) and ``deadline``."""
+    table = chouette.table
+    if table is None or table.state is None:
+        return None
+    game = Game.from_dict(table.state)
+    names = chouette_names(chouette=chouette) if names is None else names
+    box = names[chouette.seats[0]]
+    awaiting = game.awaiting
+    board = game.position_for(game.on_roll)
+    assert isinstance(board, Position)
+    cubes = {}
+    for contract in game.contracts:
+        holder = str(contract.holder)
+        offered = game.offered_at(contract.holder)
+        owner = None if contract.owner is None else "box" if contract.owner == BOX else holder
+        state = "passed" if not game.in_play(contract.holder) else "live"
+        cubes[holder] = {
+            "value": contract.value,
+            "owner": owner,
+            "state": "offered" if contract.pending is not None else state,
+            "offered_at": None if offered is None else table.turn_base + offered,
+        }
+    return {
+        "number": table.game_number,
+        "turn_no": table.turn_no,
+        "phase": game.phase.value,
+        "awaiting": ([box] if awaiting.box else []) + [str(m) for m in awaiting.members],
+        "captain": None if game.captain is None else str(game.captain),
+        "dice": None if game.dice is None else list(game.dice),
+        "position_id": position_id(board),
+        "legal_plays": [format_play(play.steps) for play in game.legal_plays()],
+        "cubes": cubes,
+        "deadline": table.deadline,
+    }
+
+
+def chouette_proposals(*, chouette: Chouette, player: Player) -> QuerySet[Proposal]:
+    """Consulting (H2): the team's proposals for the turn in play, for a member of the
+    team in the game (the box and anyone else: ``Forbidden``)."""
+    table = chouette.table
+    game = None if table is None or table.state is None else Game.from_dict(table.state)
+    if game is None or player.username not in game.options.holders:
+        raise Forbidden(_("The team's proposals are for the team's eyes only (H2)."))
+    assert table is not None
+    return (
+        Proposal.objects.filter(chouette=chouette, turn_no=table.turn_no)
+        .select_related("player__user")
+        .order_by("id")
+    )

@@ -49,10 +49,14 @@ from club import money
 from club.errors import Conflict, Forbidden, Invalid, NotFound
 from club.models import Player, SourceKind, Transaction
 from club.services import LegSpec, account_open_for_player, ledger_post, money_check
+from matches.models import Phase as TablePhase
+from matches.models import Table
 
 # The most a point may be worth, and the most players at one table: more is a typo.
 MAX_STAKE = Decimal("1000")
 MAX_PLAYERS = 16
+# Online: the time a turn or an answer may take (a day at most: a correspondence chouette).
+MIN_TURN_TIME, MAX_TURN_TIME = 5, 86400
 
 
 class StaleVersion(Conflict):
@@ -86,17 +90,23 @@ def chouette_create(
     beavers: bool = False,
     box_keeps: str = Chouette.BoxKeeps.BEATS_CAPTAIN,
     partner_from: int | None = 7,
+    turn_time: int | None = None,
+    no_answer: str = Chouette.NoAnswer.PASS,
+    consulting: str = Chouette.Consulting.FULL,
 ) -> Chouette:
     """Open a chouette for ``players`` at ``stake`` a point, its scorekeeper
     ``recorded_by``. The order is ``order`` (box first) when the table rolled it itself,
-    else one die each from the session's verifiable dice (H1)."""
-    if mode == Chouette.Mode.ONLINE:
-        raise Invalid(
-            _("Online chouettes are played on the server's game engine, which is not here yet.")
-        )
+    else one die each from the session's verifiable dice (H1). Online (``mode``), the
+    session gets its table and always its dice (the games' rolls); ``turn_time``,
+    ``no_answer`` and ``consulting`` are online options (docs/chouette.md)."""
     if mode not in Chouette.Mode.values:
         raise Invalid(_("A chouette is recorded or online."))
-    for value, choices in ((cube, Chouette.Cube), (box_keeps, Chouette.BoxKeeps)):
+    for value, choices in (
+        (cube, Chouette.Cube),
+        (box_keeps, Chouette.BoxKeeps),
+        (no_answer, Chouette.NoAnswer),
+        (consulting, Chouette.Consulting),
+    ):
         if value not in choices.values:
             raise Invalid(_("%(value)s is not an option of a chouette.") % {"value": value})
     if partner_from is not None and not MIN_PARTNER_FROM <= partner_from <= MAX_PLAYERS:
@@ -104,6 +114,14 @@ def chouette_create(
             _("The box takes a partner from %(least)s to %(most)s players, or never.")
             % {"least": MIN_PARTNER_FROM, "most": MAX_PLAYERS}
         )
+    if turn_time is not None and not MIN_TURN_TIME <= turn_time <= MAX_TURN_TIME:
+        raise Invalid(
+            _("A turn lasts from %(least)s to %(most)s seconds, or has no clock.")
+            % {"least": MIN_TURN_TIME, "most": MAX_TURN_TIME}
+        )
+    online = mode == Chouette.Mode.ONLINE
+    if not online and (turn_time is not None or consulting != Chouette.Consulting.FULL):
+        raise Invalid(_("The clock and consulting are options of an online chouette."))
     stake = _stake_check(stake)
     if len(players) > MAX_PLAYERS:
         raise Invalid(_("A chouette seats at most %(most)s players.") % {"most": MAX_PLAYERS})
@@ -116,22 +134,28 @@ def chouette_create(
         beavers=beavers,
         box_keeps=box_keeps,
         partner_from=partner_from,
+        turn_time=turn_time,
+        no_answer=no_answer,
+        consulting=consulting,
         recorded_by=recorded_by,
     )
     try:
         if order is not None:
             seated = order_as_entered(names, [player.username for player in order])
-        else:
+        if order is None or online:
             seed, chouette.client_seed = new_server_seed(), make_client_seed()
             stream = DiceStream(seed, chouette.client_seed)
-            rolled = roll_for_order(names, stream)
-            seated, chouette.throws = rolled.order, [list(map(list, t)) for t in rolled.throws]
+            if order is None:
+                rolled = roll_for_order(names, stream)
+                seated, chouette.throws = rolled.order, [list(map(list, t)) for t in rolled.throws]
             chouette.server_seed, chouette.dice_commitment = seed, commitment(seed)
             chouette.dice_used = stream.used
     except BackgammonError as error:
         raise Invalid(_("The players cannot sit down: %(why)s") % {"why": error}) from None
     by_name = {player.username: player for player in players}
     chouette.seats = [by_name[name].pk for name in seated]
+    if online:
+        chouette.table = Table.objects.create(delay=turn_time)
     chouette.save()
     Membership.objects.bulk_create(
         Membership(chouette=chouette, player=by_name[name]) for name in seated
@@ -234,7 +258,7 @@ def _write_game(
     record: dict[str, Any],
     points: Mapping[int, int],
     seats_after: list[int],
-    recorded_by: User,
+    recorded_by: User | None,
     undoes: ChouetteGame | None = None,
 ) -> ChouetteGame:
     seats_before = locked.seats
@@ -264,6 +288,7 @@ def chouette_join(
 ) -> Chouette:
     """``player`` joins between games at the end of the line (H13)."""
     locked = _locked(chouette, version=version, by=by, joining=player)
+    _between_games(locked)
     names = selectors.chouette_names(chouette=locked)
     try:
         seating = selectors.chouette_seating(chouette=locked, names=names).join(player.username)
@@ -287,6 +312,7 @@ def chouette_leave(
     session as its source. A box who leaves hands the box to the captain. Refused when
     fewer than three players would be left: close the session instead."""
     locked = _locked(chouette, version=version, by=by)
+    _between_games(locked)
     names = selectors.chouette_names(chouette=locked)
     try:
         seating = selectors.chouette_seating(chouette=locked, names=names).leave(player.username)
@@ -322,6 +348,7 @@ def chouette_close(*, chouette: Chouette, by: User, version: int | None = None) 
     posted as one balanced transaction with the session as its source (every seated
     player is named in the amounts, 0.00 included)."""
     locked = _locked(chouette, version=version, by=by)
+    _between_games(locked)
     names = selectors.chouette_names(chouette=locked)
     owed = selectors.chouette_tally(chouette=locked, names=names).settle_all(locked.stake)
     zero = Decimal("0.00")
@@ -331,6 +358,8 @@ def chouette_close(*, chouette: Chouette, by: User, version: int | None = None) 
         locked, amounts, memo=_("Chouette #%(id)s: settlement") % {"id": locked.pk}, by=by
     )
     _advance(locked, status=Chouette.Status.CLOSED, closed_at=timezone.now(), settlement=posted)
+    if locked.table_id is not None:
+        Table.objects.filter(pk=locked.table_id).update(status=Table.Status.CLOSED, deadline=None)
     return Settlement(amounts=amounts, transaction=posted)
 
 
@@ -366,6 +395,15 @@ def _locked(
             % {"now": locked.version, "seen": version}
         )
     return locked
+
+
+def _between_games(locked: Chouette) -> None:
+    """Joining, leaving and closing wait for the end of an online game in play (H13)."""
+    if locked.table_id is None:
+        return
+    phase = Table.objects.filter(pk=locked.table_id).values_list("phase", flat=True).get()
+    if phase not in (TablePhase.NONE, TablePhase.OVER):
+        raise Conflict(_("A game is being played: players join, leave or close between games."))
 
 
 def _advance(locked: Chouette, **fields: Any) -> None:

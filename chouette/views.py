@@ -13,11 +13,14 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from backgammon.chouette import BoardResult, Outcome, Winner
+from backgammon.game import Game
+from backgammon.team import TEAM
 from chouette import selectors, services
 from chouette.models import Chouette
 from club import money
@@ -25,6 +28,7 @@ from club import selectors as club_selectors
 from club.auth import member
 from club.errors import NotFound, ServiceError
 from club.models import Player
+from matches.board import board_svg, picture_for
 
 CUBE_CHOICES = [(value, str(value)) for value in (1, 2, 4, 8, 16, 32, 64)]
 
@@ -176,6 +180,25 @@ def _table_context(chouette: Chouette) -> dict[str, Any]:
         "games": games,
         "games_played": selectors.chouette_games_played(chouette=chouette),
         "topic": f"chouette:{chouette.pk}",
+        **_online_context(chouette, names=names, display=display),
+    }
+
+
+def _online_context(
+    chouette: Chouette, *, names: dict[int, str], display: dict[str, str]
+) -> dict[str, Any]:
+    """Online: the board from the team's side, who must act, and each member's cube."""
+    game = selectors.chouette_online_game(chouette=chouette, names=names)
+    if game is None or chouette.table is None or chouette.table.state is None:
+        return {"game": None}
+    played = Game.from_dict(chouette.table.state)
+    box = display[names[chouette.seats[0]]]
+    svg = board_svg(picture_for(played, TEAM), names=(_("the team"), box))
+    return {
+        "game": game,
+        "board": mark_safe(svg),  # board_svg escapes every name it draws
+        "awaiting_names": [display[name] for name in game["awaiting"]],
+        "cubes": [(display[name], cube) for name, cube in game["cubes"].items()],
     }
 
 

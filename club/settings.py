@@ -251,6 +251,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 # was down catches up); an old sweep nobody ran is dropped, the next one does its work.
 CELERY_BEAT_SCHEDULE = {
     "matches-sweep": {"task": "matches.sweep", "schedule": 5.0, "options": {"expires": 5.0}},
+    "chouette-sweep": {"task": "chouette.sweep", "schedule": 5.0, "options": {"expires": 5.0}},
     # Tournament pairings whose online match finished while its signal was lost.
     "tournaments-collect": {
         "task": "tournaments.collect",

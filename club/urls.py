@@ -45,6 +45,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     ),
     path("live/", api.LiveView.as_view(), name="api-live"),
     path("", include("chouette.api_urls")),
+    path("", include("chouette.api_online_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -7,7 +7,7 @@ answer the match as ``MatchOutput`` says (``selectors.match_detail``). The conve
 docs/api.md's.
 """
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
@@ -176,6 +176,14 @@ class TurnInput(InputSerializer):
     turn_no = serializers.IntegerField(
         min_value=0, help_text=gettext_lazy("The turn number the client last saw.")
     )
+
+    @classmethod
+    def read(cls, request: Request) -> tuple[int, dict[str, Any]]:
+        """A request's ``turn_no`` and its other fields, validated (a 400 otherwise)."""
+        data = cls(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        return values.pop("turn_no"), values
 
 
 class MoveInput(TurnInput):
@@ -563,13 +571,11 @@ class MatchActionView(APIView):
     raises = GAME_ERRORS
 
     def post(self, request: Request, pk: int) -> Response:
-        data = self.input_class(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = dict(data.validated_data)
+        turn_no, values = self.input_class.read(request)
         match = self.apply(
             match=_match_get(pk=pk),
             player=_player(member(request.user)),
-            turn_no=values.pop("turn_no"),
+            turn_no=turn_no,
             values=values,
         )
         return _match(_match_get(pk=match.pk))
@@ -603,19 +609,23 @@ class StopActionView(MatchActionView):
         return services.match_stop(match=match, player=player, turn_no=turn_no)
 
 
+View = TypeVar("View", bound=APIView)
+
+
 def action_view(
     action: str,
     description: StrOrPromise,
     input_class: type[TurnInput] = TurnInput,
-    base: type[MatchActionView] = MatchActionView,
-) -> type[MatchActionView]:
-    """The view class of one action at the board, documented in the schema."""
-    name = "Match" + action.title().replace("_", "") + "View"
+    base: type[View] = MatchActionView,  # type: ignore[assignment]  # the matches' default
+    output: type[serializers.BaseSerializer[Any]] = MatchOutput,
+) -> type[View]:
+    """The view class of one action at the board (``base``: a match's, or another table
+    owner's such as the online chouette's), documented in the schema."""
+    owner = base.__name__.removesuffix("ActionView")
+    name = owner + action.title().replace("_", "") + "View"
     view = type(name, (base,), {"action": action, "input_class": input_class})
-    schema = extend_schema(
-        request=input_class, responses={200: MatchOutput}, description=description
-    )
-    documented: type[MatchActionView] = extend_schema_view(post=schema)(view)
+    schema = extend_schema(request=input_class, responses={200: output}, description=description)
+    documented: type[View] = extend_schema_view(post=schema)(view)
     return documented
 
 

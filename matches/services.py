@@ -376,8 +376,9 @@ def _side(work: _Work, player: Player) -> int:
     return 0 if player.pk == work.match.creator_id else 1
 
 
-def _rules(call: Any, *args: Any) -> Game:
-    """Call the rules core; its refusals as the API's errors."""
+def rules_apply(call: Any, *args: Any) -> Game:
+    """Call the rules core; its refusals as the API's errors (the online chouette's
+    services call the core through it too)."""
     try:
         result: Game = call(*args)
     except core.IllegalPlay as exc:
@@ -408,37 +409,37 @@ def _core_call(
             assert stream is not None
             if game.phase is not Phase.ROLL:
                 raise Conflict(_("You cannot roll now: you have rolled, or an answer is awaited."))
-            return _rules(game.roll, stream.roll())
+            return rules_apply(game.roll, stream.roll())
         case Act.MOVE_STEP:
             if origin is None or die is None:
                 raise Invalid(_("A step names the point it starts from and the die it plays."))
-            return _rules(game.move_step, origin, die)
+            return rules_apply(game.move_step, origin, die)
         case Act.UNDO:
-            return _rules(game.undo)
+            return rules_apply(game.undo)
         case Act.CONFIRM:
-            return _rules(game.confirm)
+            return rules_apply(game.confirm)
         case Act.MOVE:
-            return _rules(game.play, play)
+            return rules_apply(game.play, play)
         case Act.NAME_DOUBLE:
             if die is None:
                 raise Invalid(_("Name the double to play: a number from 1 to 6."))
-            return _rules(game.name_double, die)
+            return rules_apply(game.name_double, die)
         case Act.DOUBLE:
-            return _rules(game.double)
+            return rules_apply(game.double)
         case Act.TAKE:
-            return _rules(game.take)
+            return rules_apply(game.take)
         case Act.PASS:
-            return _rules(game.pass_)
+            return rules_apply(game.pass_)
         case Act.BEAVER:
-            return _rules(game.beaver)
+            return rules_apply(game.beaver)
         case Act.RESIGN:
             if value not in {r.value for r in (Result.SINGLE, Result.GAMMON, Result.BACKGAMMON)}:
                 raise Invalid(_("Resign a single, a gammon or a backgammon."))
-            return _rules(game.resign, value)
+            return rules_apply(game.resign, value)
         case Act.ACCEPT_RESIGN:
-            return _rules(game.accept_resign)
+            return rules_apply(game.accept_resign)
         case Act.REJECT_RESIGN:
-            return _rules(game.reject_resign)
+            return rules_apply(game.reject_resign)
     assert_never(act)
 
 
@@ -525,7 +526,7 @@ def match_abandon(*, match: Match, player: Player) -> Match:
     if game.over:  # a money session between games: the leaver loses nothing more
         _finish(work, ended_by=MatchResult.EndedBy.ABANDONED, loser=side)
     else:
-        _record(work, _rules(game.forfeit, side, ForfeitReason.ABANDONED), actor=player)
+        _record(work, rules_apply(game.forfeit, side, ForfeitReason.ABANDONED), actor=player)
         _settle(work)
     _save(work)
     return work.match
@@ -545,16 +546,11 @@ def table_timeout(*, table_id: int, turn_no: int) -> bool:
 
 @transaction.atomic
 def _timeout(table_id: int, turn_no: int) -> bool:
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
-    now = clock_now()
-    if (
-        table is None
-        or table.status != Table.Status.PLAYING
-        or table.turn_no != turn_no
-        or table.deadline is None
-        or table.deadline > now
-    ):
+    # A chouette's table has its own timeouts (chouette.online).
+    table = table_due(table_id=table_id, turn_no=turn_no, owner="match")
+    if table is None:
         return False
+    now = clock_now()
     work = _Work(match=_match_of(table), table=table, now=now)
     game = _game(work)
     side = game.turn
@@ -571,12 +567,32 @@ def _timeout(table_id: int, turn_no: int) -> bool:
     return True
 
 
+def table_due(*, table_id: int, turn_no: int, owner: str) -> Table | None:
+    """The table ``table_id``, locked, if its timeout of turn ``turn_no`` is due: still
+    in play at that turn, its deadline passed; ``owner`` the reverse relation of the
+    table's owner (``match``, ``chouette``), each applying its own. None otherwise."""
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .filter(pk=table_id, **{f"{owner}__isnull": False})
+        .first()
+    )
+    if (
+        table is None
+        or table.status != Table.Status.PLAYING
+        or table.turn_no != turn_no
+        or table.deadline is None
+        or table.deadline > clock_now()
+    ):
+        return None
+    return table
+
+
 def tables_sweep(*, limit: int = 500) -> int:
     """Apply every timeout that is due (for deadlines whose task was lost: a worker that
     was down catches up); each in its own transaction. Returns how many were applied."""
-    due = Table.objects.filter(status=Table.Status.PLAYING, deadline__lte=clock_now()).values_list(
-        "pk", "turn_no"
-    )[:limit]
+    due = Table.objects.filter(
+        status=Table.Status.PLAYING, deadline__lte=clock_now(), match__isnull=False
+    ).values_list("pk", "turn_no")[:limit]
     applied = 0
     for pk, turn_no in due:
         try:

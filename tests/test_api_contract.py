@@ -22,6 +22,8 @@ from django.db import close_old_connections
 from django.utils import timezone
 from hypothesis import HealthCheck, settings
 
+from chouette import online as chouette_online
+from chouette import services as chouette_services
 from club import money, services
 from club.models import Account, SourceKind
 from club.parties import CLUB
@@ -68,6 +70,12 @@ def _a_match_that_can_be(body: dict[str, Any]) -> bool:
 
 MONEY_ONLY_OPTIONS = ("jacoby", "beavers", "automatic_doubles")
 
+
+def _online_options(body: dict[str, Any]) -> bool:
+    options = body.get("options") or {}
+    return options.get("turn_time") is not None or options.get("consulting", "full") != "full"
+
+
 # Rules that tie a field to another field, or to the clock, are more than a schema can
 # say. The services enforce them and each has its own test (tests/club/test_ratings.py,
 # test_ledger.py); the fuzzer is told them here, so that what it sends as a valid
@@ -78,10 +86,12 @@ CROSS_FIELD_RULES: dict[tuple[str, str], Callable[[dict[str, Any]], bool]] = {
     ),
     ("POST", "/api/ledger/payments/"): lambda body: body.get("payer") != body.get("payee"),
     ("POST", "/api/matches/"): _a_match_that_can_be,
-    # tests/chouette/test_api.py: the players are different people, an order is them.
+    # tests/chouette/test_api.py: the players are different people, an order is them;
+    # tests/chouette/test_services.py: the clock and consulting are online options.
     ("POST", "/api/chouettes/"): lambda body: (
         len(set(body.get("players", []))) == len(body.get("players", []))
         and sorted(body.get("order", body.get("players", []))) == sorted(body.get("players", []))
+        and (body.get("mode") == "online" or not _online_options(body))
     ),
 }
 
@@ -120,14 +130,24 @@ def _double_and_pass(match, *players):
     assert match.status == "finished"
 
 
+def _an_online_chouette(*players, staff):
+    """An online chouette with its first game on, alice in the box."""
+    order = list(players)
+    chouette = chouette_services.chouette_create(
+        players=order, order=order, stake=Decimal("1.00"), recorded_by=staff.user, mode="online"
+    )
+    chouette_online.chouette_game_start(chouette=chouette, by=order[0])
+
+
 @pytest.fixture
 def club_with_books(make_player, staff):
     """The players the schema's examples name (alice and bob, password as in the token
     example; dave and erin sit at the example chouette), a rated result, a payment, a
     balance no single leg could hold, matches: one being played, one finished (its dice
-    revealed), an open challenge, and a tournament being played."""
+    revealed), an open challenge, a tournament being played, and an online chouette with
+    its first game on."""
     alice, bob = make_player("alice"), make_player("bob")
-    make_player("dave"), make_player("erin")
+    dave, _erin = make_player("dave"), make_player("erin")
     playing = matches_services.match_create(creator=alice, opponent=bob, length=3)
     matches_services.match_accept(match=playing, player=bob)
     finished = matches_services.match_create(creator=bob, opponent=alice, length=1)
@@ -142,6 +162,7 @@ def club_with_books(make_player, staff):
         tournament_services.entry_add(tournament=tournament, player=player, recorded_by=None)
     tournament_services.tournament_start(tournament=tournament)
     services.match_result_record(winner=alice, loser=bob, length=5, recorded_by=staff.user)
+    _an_online_chouette(alice, bob, dave, staff=staff)
     services.payment_record(
         payer=alice, payee=CLUB, amount=Decimal("12.50"), recorded_by=staff.user
     )

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.utils import translation
 
 from chouette import services
+from tests.matches.conftest import clock  # noqa: F401  (the engine's clock, moved by hand)
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "gina"]
 

@@ -74,6 +74,9 @@ def test_opening_a_chouette_answers_the_chouette_as_api_md_says(table, keeper):
         "beavers": False,
         "box_keeps": "beats_captain",
         "partner_from": 7,
+        "turn_time": None,  # the online options (tests/chouette/test_online_api.py)
+        "no_answer": "pass",
+        "consulting": "full",
     }
     assert table["recorder"] == "keeper"
 
@@ -219,7 +222,11 @@ def test_a_bad_game_is_a_400_json_error_and_changes_nothing(table, as_keeper, se
         ({"players": ["alice", "bob", "carol"], "stake": "0.00"}, 400),
         ({"players": ["alice", "bob", "carol"], "stake": "-5.00"}, 400),
         ({"players": ["alice", "bob", "carol"], "stake": 5}, 400),
-        ({"players": ["alice", "bob", "carol"], "stake": "5.00", "mode": "online"}, 400),
+        ({"players": ["alice", "bob", "carol"], "stake": "5.00", "mode": "by_post"}, 400),
+        (  # a recorded chouette has no clock
+            {"players": ["alice", "bob", "carol"], "stake": "5.00", "options": {"turn_time": 30}},
+            400,
+        ),
         (
             {
                 "players": ["alice", "bob", "carol"],

@@ -91,7 +91,10 @@ def test_h1_an_order_entered_is_kept_box_first(open_chouette):
         (("alice", "bob", "carol"), {"stake": D("1.005")}),
         (("alice", "bob", "carol"), {"stake": D("5000.00")}),
         (("alice", "bob", "carol"), {"partner_from": 3}),
-        (("alice", "bob", "carol"), {"mode": "online"}),
+        (("alice", "bob", "carol"), {"mode": "by_post"}),
+        (("alice", "bob", "carol"), {"turn_time": 30}),  # a recorded game has no clock
+        (("alice", "bob", "carol"), {"mode": "online", "turn_time": 2}),
+        (("alice", "bob", "carol"), {"mode": "online", "consulting": "some"}),
         (("alice", "bob", "carol"), {"cube": "double"}),
     ],
 )

@@ -1,0 +1,212 @@
+"""The online chouette's API (shared/API.md "Chouettes", online mode): the game's actions
+under ``/api/chouettes/{id}/`` (``roll``, ``move``, ``double`` with ``"to"``, each
+member's own ``take``, ``pass``, ``beaver``, each with ``{"turn_no"}``), starting the
+next game, and consulting (H2): the team's proposals.
+
+One view class per operation, thin: read the input, call a ``chouette.online`` service
+or a selector, answer the chouette with its game as ``GET /api/chouettes/{id}/`` does
+(``chouette.api.ChouetteOutput``). The conventions are docs/api.md's.
+"""
+
+from django.contrib.auth.models import User
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django_stubs_ext import StrOrPromise
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from chouette import online, selectors
+from chouette.api import ChouetteOutput, chouette_card
+from chouette.models import Chouette, Proposal
+from club.api_base import UsernameField
+from club.auth import member
+from club.errors import Conflict, Forbidden, NotFound
+from club.models import Player
+from matches import api as matches_api
+from matches.api import GAME_ERRORS, MoveInput, TurnInput
+
+# Inputs -------------------------------------------------------------------------------
+
+
+class DoubleInput(TurnInput):
+    to = serializers.ListField(
+        child=UsernameField(),
+        required=False,
+        min_length=1,
+        max_length=16,
+        help_text=gettext_lazy(
+            "The box's double, multiple cubes: the team members it doubles (left out: every "
+            "member still in the game whose cube it may double)."
+        ),
+    )
+
+
+class AnswerInput(TurnInput):
+    turn_no = serializers.IntegerField(
+        min_value=0,
+        help_text=gettext_lazy(
+            "The turn number of the double being answered (the cube's offered_at)."
+        ),
+    )
+
+
+class ProposalInput(TurnInput):
+    kind = serializers.ChoiceField(choices=Proposal.Kind.choices)
+    play = serializers.CharField(
+        allow_blank=True,
+        max_length=40,
+        required=False,
+        default="",
+        help_text=gettext_lazy("For a play: the whole play in standard notation."),
+    )
+
+
+# Outputs ------------------------------------------------------------------------------
+
+
+class ProposalOutput(serializers.Serializer[Proposal]):
+    player = serializers.CharField(source="player.username")
+    kind = serializers.ChoiceField(choices=Proposal.Kind.choices)
+    play = serializers.CharField()
+    turn_no = serializers.IntegerField()
+    at = serializers.DateTimeField()
+
+
+# Views --------------------------------------------------------------------------------
+
+
+def _chouette(pk: int) -> Chouette:
+    return selectors.chouette_get(pk=pk)
+
+
+def _player(user: User) -> Player:
+    try:
+        return user.player
+    except Player.DoesNotExist:
+        raise Forbidden(_("Only the club's players play chouettes.")) from None
+
+
+def _answer(chouette: Chouette) -> Response:
+    return Response(ChouetteOutput(chouette_card(selectors.chouette_get(pk=chouette.pk))).data)
+
+
+class ChouetteActionView(APIView):
+    """The base of each action at an online chouette's board: one subclass, one
+    operation, each with its own input. The service checks who acts, the phase and the
+    ``turn_no``."""
+
+    action: str  # the path's last part: /api/chouettes/{id}/<action>/
+    input_class: type[TurnInput] = TurnInput
+    raises = GAME_ERRORS
+
+    def post(self, request: Request, pk: int) -> Response:
+        turn_no, values = self.input_class.read(request)
+        chouette = online.chouette_act(
+            chouette=_chouette(pk),
+            player=_player(member(request.user)),
+            act=self.action,
+            turn_no=turn_no,
+            **values,
+        )
+        return _answer(chouette)
+
+
+def action_view(
+    action: str, description: StrOrPromise, input_class: type[TurnInput] = TurnInput
+) -> type[ChouetteActionView]:
+    """The view class of one action at the board, documented in the schema."""
+    return matches_api.action_view(
+        action, description, input_class, base=ChouetteActionView, output=ChouetteOutput
+    )
+
+
+ACTION_VIEWS: tuple[type[ChouetteActionView], ...] = (
+    action_view(
+        "roll",
+        gettext_lazy(
+            "Roll: the box, or the captain for the team (H2); the captain's roll sends the "
+            "team's doubles to the box first, when some wait."
+        ),
+    ),
+    action_view(
+        "move",
+        gettext_lazy("Play the whole turn: the box, or the captain for the team (H2)."),
+        MoveInput,
+    ),
+    action_view(
+        "double",
+        gettext_lazy(
+            "Double before the roll: the box, to all or (multiple cubes) to the members "
+            "in to; a member on the team's turn, on their own cube (H8), or their part of "
+            "the team's unanimous double (one cube, H4)."
+        ),
+        DoubleInput,
+    ),
+    action_view(
+        "take",
+        gettext_lazy(
+            "Take the double on your own cube (a member), or the next team double in line "
+            "(the box, H10); turn_no is the double's."
+        ),
+        AnswerInput,
+    ),
+    action_view(
+        "pass",
+        gettext_lazy(
+            "Pass the double on your own cube: you pay your stake before it and are out "
+            "of this game (H5); the box passes the next team double in line."
+        ),
+        AnswerInput,
+    ),
+    action_view(
+        "beaver",
+        gettext_lazy("Take and redouble at once (C5: beavers on, multiple cubes for members)."),
+        AnswerInput,
+    ),
+)
+
+
+class ChouetteStartView(APIView):
+    """Start the next online game (the first one too): the seating as it stands, the
+    opening roll from the session's dice. Anyone seated, between games."""
+
+    raises = (NotFound, Forbidden, Conflict)
+
+    @extend_schema(request=None, responses={200: ChouetteOutput})
+    def post(self, request: Request, pk: int) -> Response:
+        chouette = online.chouette_game_start(
+            chouette=_chouette(pk), by=_player(member(request.user))
+        )
+        return _answer(chouette)
+
+
+class ProposalListView(APIView):
+    """Consulting (H2): the team's proposals for the turn in play, for the team only."""
+
+    raises = (NotFound, Forbidden)
+
+    @extend_schema(responses={200: ProposalOutput(many=True)})
+    def get(self, request: Request, pk: int) -> Response:
+        proposals = selectors.chouette_proposals(
+            chouette=_chouette(pk), player=_player(member(request.user))
+        )
+        return Response([ProposalOutput(proposal).data for proposal in proposals])
+
+
+class ProposalCreateView(APIView):
+    """A team member proposes a play or a cube action to the captain (H2); the team
+    alone sees it and the captain's choice stands."""
+
+    raises = GAME_ERRORS
+
+    @extend_schema(request=ProposalInput, responses={201: ProposalOutput})
+    def post(self, request: Request, pk: int) -> Response:
+        data = ProposalInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        proposal = online.chouette_propose(
+            chouette=_chouette(pk), player=_player(member(request.user)), **data.validated_data
+        )
+        return Response(ProposalOutput(proposal).data, status=201)

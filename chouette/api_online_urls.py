@@ -1,0 +1,28 @@
+"""The online chouette's API paths (``chouette.api_online``), included under /api/ by the
+project's URLconf next to the chouettes' other paths."""
+
+from django.urls import path
+
+from chouette import api_online
+from club.api_base import Operations
+
+urlpatterns = [
+    *(
+        path(
+            f"chouettes/<id:pk>/{view.action}/",
+            view.as_view(),
+            name=f"api-chouette-{view.action}",
+        )
+        for view in api_online.ACTION_VIEWS
+    ),
+    path(
+        "chouettes/<id:pk>/start/",
+        api_online.ChouetteStartView.as_view(),
+        name="api-chouette-start",
+    ),
+    path(
+        "chouettes/<id:pk>/proposals/",
+        Operations(api_online.ProposalListView, api_online.ProposalCreateView),
+        name="api-chouette-proposals",
+    ),
+]

@@ -1,0 +1,445 @@
+"""Online chouettes: a session's games played on the server (docs/chouette.md, "Online
+chouettes"). Keyword-only functions named ``chouette_<verb>``, each one transaction.
+
+A session played online owns a ``matches.Table`` as a match does and plays through the
+engine's generic parts: the table row locked and then written with ``UPDATE ... WHERE
+version = <read>`` (so of simultaneous requests only the first gets through, on SQLite
+too), the action log (``matches.Action``: every game replays from it), the deadline and
+its timeout task, the live version. The game itself is the rules core's chouette
+``Game`` (docs/rules-core.md, "Chouette games"): the box is side 0, the team side 1,
+its holders the line, captain first. A finished game goes through
+``backgammon.chouette.record_game`` to the recorded form and is scored and written
+exactly as a recorded game is, so both modes score, rotate and list alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from celery import current_app
+from django.conf import settings
+from django.db import transaction as db_transaction
+from django.utils.translation import gettext as _
+
+from backgammon.chouette import record_game, score_game
+from backgammon.dice import DiceStream
+from backgammon.game import Game, GameOptions, Phase, action_to_dict
+from backgammon.team import BOX, TEAM, ChouetteRules, CubeMode
+from chouette import selectors
+from chouette.models import Chouette, Proposal
+from chouette.services import _advance, _write_game
+from club.errors import Conflict, Forbidden, Invalid, NotFound
+from club.models import Player
+from matches import clocks
+from matches import services as engine
+from matches.errors import NotYourTurn, StaleTurn
+from matches.models import Action, Table
+
+TIMEOUT_TASK = "chouette.table_timeout"
+ACTS = ("roll", "move", "double", "take", "pass", "beaver")
+ANSWERS = ("take", "pass", "beaver")
+
+
+@dataclass
+class _Turn:
+    """One request's view of the session and its table, written once by ``_save``."""
+
+    chouette: Chouette
+    table: Table
+    now: datetime
+    names: dict[int, str]
+    game: Game | None = None
+    rows: list[Action] = field(default_factory=list)
+    seen_version: int = 0
+    dice_used: int | None = None
+    keep_deadline: bool = False
+
+    def __post_init__(self) -> None:
+        self.seen_version = self.table.version
+        if self.table.state is not None:
+            self.game = Game.from_dict(self.table.state)
+
+    @property
+    def box(self) -> str:
+        return self.names[self.chouette.seats[0]]
+
+    def playing(self) -> Game:
+        if self.game is None or self.game.over:
+            raise Conflict(_("No game is being played at this chouette: start the next one."))
+        return self.game
+
+
+def _load(chouette: Chouette) -> _Turn:
+    """The session's table and the session, locked (the table first, as every writer of
+    a table does), the session open and online."""
+    table_id = Chouette.objects.filter(pk=chouette.pk).values_list("table_id", flat=True).first()
+    if table_id is None:
+        if not Chouette.objects.filter(pk=chouette.pk).exists():
+            raise NotFound(_("There is no chouette #%(id)s.") % {"id": chouette.pk})
+        raise Conflict(_("This chouette is recorded: its games are played on a real board."))
+    table = Table.objects.select_for_update().get(pk=table_id)
+    locked = Chouette.objects.select_for_update().get(pk=chouette.pk)
+    if locked.status != Chouette.Status.OPEN:
+        raise Conflict(_("This chouette is closed."))
+    return _Turn(
+        chouette=locked,
+        table=table,
+        now=engine.clock_now(),
+        names=selectors.chouette_names(chouette=locked),
+    )
+
+
+# Starting a game -------------------------------------------------------------------------
+
+
+@db_transaction.atomic
+def chouette_game_start(*, chouette: Chouette, by: Player) -> Chouette:
+    """Start the session's next game online: the seating as it stands (the box against
+    the line, captain first), the opening roll from the session's verifiable dice (the
+    box's die first). Anyone seated may start it, between games only."""
+    turn = _load(chouette)
+    if by.pk not in turn.chouette.seats:
+        raise Forbidden(_("Only a player seated at the chouette starts its next game."))
+    if turn.game is not None and not turn.game.over:
+        raise Conflict(_("A game is already being played at this chouette."))
+    locked, table = turn.chouette, turn.table
+    seating = selectors.chouette_seating(chouette=locked, names=turn.names)
+    options = GameOptions(
+        jacoby=locked.jacoby,
+        beavers=locked.beavers,
+        holders=seating.line,
+        chouette=ChouetteRules(cubes=CubeMode(locked.cube)),
+    )
+    stream = _stream(turn)
+    rolls = stream.opening_roll()
+    game = Game.start(options, rolls)
+    turn.dice_used = stream.used
+    table.status = Table.Status.PLAYING
+    table.game_number += 1
+    table.turn_base = table.turn_no
+    table.turn_no = table.turn_base + game.turn_no
+    turn.rows.append(
+        Action(
+            table=table,
+            game_number=table.game_number,
+            seq=0,
+            turn_no=table.turn_no,
+            kind=Action.START,
+            actor=by,
+            payload={"options": options.to_dict(), "rolls": [list(roll) for roll in rolls]},
+            at=turn.now,
+        )
+    )
+    table.log_seq = 1
+    turn.game = game
+    _save(turn)
+    return turn.chouette
+
+
+# Playing -----------------------------------------------------------------------------------
+
+
+@db_transaction.atomic
+def chouette_act(
+    *,
+    chouette: Chouette,
+    player: Player,
+    act: str,
+    turn_no: int,
+    play: str = "",
+    to: Sequence[str] | None = None,
+) -> Chouette:
+    """``player`` acts in the online game (API.md's ``roll``, ``move``, ``double``,
+    ``take``, ``pass``, ``beaver``). The box plays side 0; on the team's side only the
+    captain rolls and moves (H2), every member doubles on their own cube (or proposes
+    the team's double with one cube, H4) and answers the box's double for themself
+    (H5), the box answering the team's doubles in line order (H10). ``turn_no`` is the
+    table's, except for an answer: the ``turn_no`` of the double being answered
+    (``offered_at`` in the game body), so members answering side by side do not make
+    each other stale. ``to`` (the box's double, multiple cubes): the members doubled.
+    Raises ``Forbidden`` (not in this game), ``NotYourTurn``, ``StaleTurn``,
+    ``Conflict``, ``IllegalPlay``, ``Invalid``; nothing is written then."""
+    if act not in ACTS:
+        raise Invalid(_("%(act)s is not an action.") % {"act": act})
+    turn = _load(chouette)
+    game = turn.playing()
+    name, box = player.username, turn.box
+    if name != box and name not in game.options.holders:
+        raise Forbidden(_("Only the box and the team play this game; others watch."))
+    if to is not None and (act != "double" or name != box):
+        raise Invalid(_("Only the box's double names the members it goes to."))
+    if act in ANSWERS:
+        after = _answer(turn, game, name, act, turn_no)
+        turn.keep_deadline = name != box
+    else:
+        _current(turn, turn_no)
+        if act == "double":
+            after = _double(game, name, box, to)
+        else:
+            after = _roll_or_move(turn, game, name, box, act, play)
+    _record(turn, after, actor=player)
+    _save(turn)
+    return turn.chouette
+
+
+def _current(turn: _Turn, turn_no: int) -> None:
+    if turn_no != turn.table.turn_no:
+        raise StaleTurn(
+            _("Turn %(sent)s is over: the game is at turn %(current)s.")
+            % {"sent": turn_no, "current": turn.table.turn_no}
+        )
+
+
+def _mover(game: Game, box: str) -> str | None:
+    captain = game.captain
+    return box if game.on_roll == BOX else None if captain is None else str(captain)
+
+
+def _roll_or_move(turn: _Turn, game: Game, name: str, box: str, act: str, play: str) -> Game:
+    mover = _mover(game, box)
+    if name != mover:
+        if game.on_roll == TEAM and name != box:
+            raise NotYourTurn(
+                _("Only the captain, %(captain)s, moves for the team (H2): propose instead.")
+                % {"captain": mover}
+            )
+        raise NotYourTurn(_("It is not your turn."))
+    if act == "move":
+        return engine.rules_apply(game.play, play)
+    if game.phase is not Phase.ROLL:
+        raise Conflict(_("You cannot roll now: you have rolled, or an answer is awaited."))
+    if game.doubles_to_send:  # the captain's roll sends the team's doubles to the box
+        return engine.rules_apply(game.close_round)
+    stream = _stream(turn)
+    after = engine.rules_apply(game.roll, stream.roll())
+    turn.dice_used = stream.used
+    return after
+
+
+def _double(game: Game, name: str, box: str, to: Sequence[str] | None) -> Game:
+    if (name == box) != (game.on_roll == BOX):
+        raise NotYourTurn(_("You double on your own side's turn, before its roll."))
+    if name != box:
+        if not game.in_play(name):
+            raise Conflict(_("You are out of this game."))
+        return engine.rules_apply(game.double, [name])
+    if to is not None:
+        unknown = [member for member in to if member not in game.options.holders]
+        if unknown or not to:
+            raise Invalid(
+                _("The box doubles members of the team: %(names)s are not.")
+                % {"names": ", ".join(unknown) or "[]"}
+            )
+    return engine.rules_apply(game.double, None if to is None else list(to))
+
+
+def _answer(turn: _Turn, game: Game, name: str, act: str, turn_no: int) -> Game:
+    """A member's answer to the box's double (or beaver) on their own cube, or the box's
+    answer to the next team double in line (H10); ``turn_no`` that of the offer."""
+    if name == turn.box:
+        holder = next((c.holder for c in game.contracts if c.pending == TEAM), None)
+        waiting = holder is not None
+    else:
+        holder = name
+        waiting = game.contract(name).pending == BOX
+    offered = game.offered_at(holder) if waiting and holder is not None else None
+    if offered is None:
+        raise Conflict(_("No double waits for your answer."))
+    if turn_no != turn.table.turn_base + offered:
+        raise StaleTurn(
+            _("Turn %(sent)s is not the double you answer: that is turn %(offered)s.")
+            % {"sent": turn_no, "offered": turn.table.turn_base + offered}
+        )
+    call = {"take": game.take, "pass": game.pass_, "beaver": game.beaver}[act]
+    return engine.rules_apply(call, None if name == turn.box else holder)
+
+
+# Consulting (H2) ---------------------------------------------------------------------------
+
+
+@db_transaction.atomic
+def chouette_propose(
+    *, chouette: Chouette, player: Player, turn_no: int, kind: str, play: str = ""
+) -> Proposal:
+    """A team member still in the game proposes to the captain, for the turn in play, a
+    play or a cube action (H2); the team alone sees it, the captain's own action is what
+    stands. The session's ``consulting`` option turns checker-play proposals off ("no
+    cube, no talk") or every proposal. A newer proposal for the turn replaces the older."""
+    if kind not in Proposal.Kind.values:
+        raise Invalid(_("%(kind)s is not a proposal.") % {"kind": kind})
+    turn = _load(chouette)
+    game = turn.playing()
+    locked, name = turn.chouette, player.username
+    if name not in game.options.holders:
+        raise Forbidden(_("Only the team consults: the box plays alone."))
+    if not game.in_play(name):
+        raise Conflict(_("You are out of this game."))
+    if locked.consulting == Chouette.Consulting.NONE:
+        raise Conflict(_("This chouette is played without consulting."))
+    if locked.consulting == Chouette.Consulting.CUBE and kind == Proposal.Kind.PLAY:
+        raise Conflict(_("No cube, no talk: the team consults on cube decisions only."))
+    _current(turn, turn_no)
+    if kind == Proposal.Kind.PLAY:
+        if game.on_roll != TEAM or game.phase is not Phase.MOVE:
+            raise Conflict(_("A play is proposed while the captain moves."))
+        engine.rules_apply(game.play, play)  # only a legal play is proposed
+    elif game.on_roll != TEAM and game.phase is not Phase.TAKE_OR_PASS:
+        raise Conflict(_("The team consults on its cube while it decides."))
+    proposal, _created = Proposal.objects.update_or_create(
+        chouette=locked,
+        turn_no=turn.table.turn_no,
+        player=player,
+        defaults={
+            "game_number": turn.table.game_number,
+            "kind": kind,
+            "play": play if kind == Proposal.Kind.PLAY else "",
+            "at": turn.now,
+        },
+    )
+    _advance(locked)  # the team's boards look again
+    return proposal
+
+
+# Timeouts ----------------------------------------------------------------------------------
+
+
+def chouette_timeout(*, table_id: int, turn_no: int) -> bool:
+    """The deadline of turn ``turn_no`` at a chouette's table: applied only if the table
+    is still at that turn and the deadline has passed (a late or repeated task does
+    nothing). Each member who has not answered the box's double passes (or takes, by the
+    session's ``no_answer`` option); a box or a captain out of time forfeits the game
+    (the core's ``forfeit``, ``timeout``). True if applied; False too when a player's
+    action wins the race (it leaves the timeout nothing to do)."""
+    try:
+        return _timeout(table_id, turn_no)
+    except StaleTurn:
+        return False
+
+
+@db_transaction.atomic
+def _timeout(table_id: int, turn_no: int) -> bool:
+    table = engine.table_due(table_id=table_id, turn_no=turn_no, owner="chouette")
+    if table is None:
+        return False
+    now = engine.clock_now()
+    locked = Chouette.objects.select_for_update().get(table=table)
+    turn = _Turn(
+        chouette=locked, table=table, now=now, names=selectors.chouette_names(chouette=locked)
+    )
+    game = turn.playing()
+    awaiting = game.awaiting
+    if awaiting.members and not awaiting.box and game.phase is Phase.TAKE_OR_PASS:
+        for member in awaiting.members:
+            answer = game.take if locked.no_answer == Chouette.NoAnswer.TAKE else game.pass_
+            game = answer(member)
+    else:
+        game = game.forfeit(BOX if awaiting.box else TEAM, "timeout")
+    _record(turn, game, actor=None)
+    _save(turn)
+    return True
+
+
+def chouette_timeouts_sweep(*, limit: int = 500) -> int:
+    """Apply every chouette deadline that is due (a lost task); each in its own
+    transaction. Returns how many were applied."""
+    due = Table.objects.filter(
+        status=Table.Status.PLAYING, deadline__lte=engine.clock_now(), chouette__isnull=False
+    ).values_list("pk", "turn_no")[:limit]
+    return sum(chouette_timeout(table_id=pk, turn_no=turn_no) for pk, turn_no in due)
+
+
+# The machinery -----------------------------------------------------------------------------
+
+
+def _stream(turn: _Turn) -> DiceStream:
+    chouette = turn.chouette
+    assert chouette.server_seed is not None
+    used = chouette.dice_used if turn.dice_used is None else turn.dice_used
+    return DiceStream(bytes(chouette.server_seed), chouette.client_seed, used=used)
+
+
+def _record(turn: _Turn, after: Game, *, actor: Player | None) -> None:
+    """The new actions of ``after`` (a game loaded without history) into the log."""
+    table = turn.table
+    table.turn_no = table.turn_base + after.turn_no
+    for action in after.history:
+        turn.rows.append(
+            Action(
+                table=table,
+                game_number=table.game_number,
+                seq=table.log_seq,
+                turn_no=table.turn_no,
+                kind=action.kind,
+                actor=actor,
+                by_server=actor is None,
+                payload=action_to_dict(action),
+                at=turn.now,
+            )
+        )
+        table.log_seq += 1
+    turn.game = replace(after, history=())
+
+
+def _clock(turn: _Turn) -> None:
+    """The deadline: ``turn_time`` from each action, for whoever must act next; a
+    member's answer leaves the box's double's deadline running for the others."""
+    table, game = turn.table, turn.game
+    if table.delay is None or game is None or game.over:
+        table.clock_started = table.deadline = None
+        return
+    if turn.keep_deadline and table.deadline is not None:
+        return
+    table.clock_started = turn.now
+    table.deadline = clocks.deadline(delay=table.delay, reserve=0.0, started=turn.now)
+
+
+def _save(turn: _Turn) -> None:
+    """A game that ended is scored and written as a recorded one is; then the table
+    with ``WHERE version = <read>``, the log rows and the session's version (the live
+    channel's ``chouette:<id>``); the timeout task after commit."""
+    table, game, locked = turn.table, turn.game, turn.chouette
+    assert game is not None
+    _clock(turn)
+    if turn.dice_used is not None:
+        _advance(locked, dice_used=turn.dice_used)
+    else:
+        _advance(locked)
+    if game.over:  # it ended in this request: a game over is never acted on
+        seating = selectors.chouette_seating(chouette=locked, names=turn.names)
+        record = record_game(seating, game)
+        scored = score_game(seating, record)
+        ids = {name: pk for pk, name in turn.names.items()}
+        actor = turn.rows[-1].actor
+        _write_game(
+            locked,
+            record=record.to_dict(),
+            points={ids[name]: points for name, points in scored.points.items()},
+            seats_after=[ids[name] for name in scored.next_seating.players],
+            recorded_by=actor.user if actor is not None else None,
+        )
+    table.state = game.to_dict()
+    table.phase = game.phase.value
+    table.version = turn.seen_version + 1
+    values = {
+        name: getattr(table, name)
+        for name in (
+            "status", "version", "turn_no", "turn_base", "game_number", "log_seq", "phase",
+            "state", "clock_started", "deadline",
+        )
+    }  # fmt: skip
+    values["updated_at"] = turn.now
+    if not Table.objects.filter(pk=table.pk, version=turn.seen_version).update(**values):
+        raise StaleTurn()
+    Action.objects.bulk_create(turn.rows)
+    if table.deadline is not None:
+        table_id, turn_no, eta = table.pk, table.turn_no, table.deadline
+        db_transaction.on_commit(lambda: _schedule(table_id, turn_no, eta), robust=True)
+
+
+def _schedule(table_id: int, turn_no: int, eta: datetime) -> None:
+    """Send the timeout task for the deadline (lost, the sweep catches it)."""
+    current_app.send_task(
+        TIMEOUT_TASK, args=[table_id, turn_no], eta=eta, queue=settings.MATCHES_TIMEOUT_QUEUE
+    )

@@ -1,9 +1,13 @@
 """A recorded chouette in real browsers: the scorekeeper enters a game on a phone and the
 big screen's table page follows it live, without a reload."""
 
+from decimal import Decimal
+
 import pytest
 from playwright.sync_api import expect
 
+from chouette import services
+from chouette.models import ChouetteGame, GamePoints
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.helpers import DEVICES, log_in
 
@@ -13,10 +17,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_the_big_screen_follows_a_game_entered_on_the_scorekeepers_phone(
     browser, live_server, make_player
 ):
-    from decimal import Decimal
-
-    from chouette import services
-
     players = [make_player(name, display_name=name.title()) for name in ("alice", "bob", "carol")]
     keeper = make_player("keeper", display_name="Keeper")
     chouette = services.chouette_create(
@@ -34,6 +34,9 @@ def test_the_big_screen_follows_a_game_entered_on_the_scorekeepers_phone(
     hand.get_by_label("Gammon", exact=True).check()
     hand.get_by_role("button", name="Record the game").click()
     expect(hand.locator(".messages")).to_contain_text("The game is recorded.")
+    recorded = ChouetteGame.objects.get(chouette=chouette)
+    points = GamePoints.objects.filter(game=recorded)
+    assert len(points) == 3 and sum(row.points for row in points) == 0, list(points.values())
     # The big screen moves on by itself: the count, the new box and the scores.
     expect(big.locator("section.games h2")).to_have_text("1 game", timeout=5000)
     expect(big.locator(".seat.box .name")).to_have_text("Bob")

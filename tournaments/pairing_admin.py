@@ -71,7 +71,7 @@ class PairingAdmin(admin.ModelAdmin[Pairing]):
     def round_shown(self, obj: Pairing) -> int:
         return obj.round.number
 
-    @admin.display(description=gettext_lazy("played"))
+    @admin.display(description=gettext_lazy("where it is played"))
     def played(self, obj: Pairing) -> str:
         if obj.bye:
             return _("bye")

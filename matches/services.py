@@ -305,6 +305,27 @@ def match_decline(*, match: Match, player: Player) -> Match:
     return match
 
 
+@transaction.atomic
+def match_call_off(*, match: Match) -> Match:
+    """Call off a match nobody has acted in yet (its log holds only the first game's
+    opening roll): closed without a result, no rating moved, like a declined invitation
+    (a tournament director moving a pairing to a real board). Raises ``Conflict`` once
+    a player has acted, or when the match is not being played."""
+    match, table = _locked(match)
+    if match.status != Match.Status.PLAYING:
+        raise Conflict(_("That match is not being played."))
+    acted = Action.objects.filter(table=table).exclude(kind=Action.START).exists()
+    if table.game_number > 1 or acted:
+        raise Conflict(_("That match has begun: it can no longer be called off."))
+    work = _Work(match=match, table=table, now=clock_now())
+    match.status = Match.Status.DECLINED
+    match.finished_at = work.now
+    table.status = Table.Status.CLOSED
+    table.clock_started = None
+    _save(work)
+    return match
+
+
 def _check_answerable(match: Match, player: Player) -> None:
     if match.status != Match.Status.INVITED:
         raise Conflict(_("That match is not waiting for an answer."))

@@ -72,7 +72,7 @@ class Plan:
 
 
 QUICK = Plan(tables=8, seconds=45, alone_s=10, games=40, match_s=15)
-FULL = Plan(tables=30, seconds=180, alone_s=10, games=200, match_s=60)
+FULL = Plan(tables=30, seconds=240, alone_s=10, games=200, match_s=60)
 
 
 # What each member does ---------------------------------------------------------------------
@@ -707,13 +707,14 @@ def report_side_by_side(chouettes: Peak, matches: play.Peak, plan: Plan) -> None
     def both(label: str, value: Any) -> list[str]:
         return [label, value(chouettes, "chouette"), value(matches, "match")]
 
+    def point(values: list[float], q: float) -> str:
+        return play.ms(play.percentile(values, q)) if values else "-"
+
     def p(kinds: tuple[str, ...], q: float) -> Any:
-        return lambda result, _kind: play.ms(play.percentile(actions_of(result.record, kinds), q))
+        return lambda result, _kind: point(actions_of(result.record, kinds), q)
 
     def live(roles: tuple[str, ...], q: float) -> Any:
-        return lambda result, _kind: play.ms(
-            play.percentile([v for r in roles for v in result.live.get(r, [])], q)
-        )
+        return lambda result, _kind: point([v for r in roles for v in result.live.get(r, [])], q)
 
     def queries(result: Any, _kind: str) -> str:
         values = [

@@ -34,7 +34,11 @@ from django.views.decorators.http import require_POST
 
 from club.auth import member
 from club.errors import ServiceError
-from tournaments import selectors, services
+from tournaments import (
+    pairing_admin,  # noqa: F401  # registers the pairings' list (mixed play)
+    selectors,
+    services,
+)
 from tournaments.models import Entry, Pairing, Round, Tournament
 
 

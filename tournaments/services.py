@@ -618,6 +618,53 @@ def pairings_online_collect() -> int:
     return decided
 
 
+# Mixed pairings: online or on a real board, chosen per pairing -------------------------
+
+
+def _undecided_pairing(pairing: Pairing) -> tuple[Tournament, Pairing]:
+    """The tournament (locked) and the pairing as they are now, if the pairing still
+    waits for its result."""
+    locked = _lock(pairing.round.tournament)
+    row = Pairing.objects.select_related("first__player", "second__player", "round", "match").get(
+        pk=pairing.pk
+    )
+    if locked.status != Tournament.Status.RUNNING:
+        raise Conflict(_("%(name)s is not running.") % {"name": locked.name})
+    if row.bye:
+        raise Conflict(_("%(pairing)s is a bye: nothing is played.") % {"pairing": row})
+    if row.winner_id is not None:
+        raise Conflict(_("%(pairing)s has been played already.") % {"pairing": row})
+    return locked, row
+
+
+@db_transaction.atomic
+def pairing_play_on_board(*, pairing: Pairing) -> Pairing:
+    """The pairing is played on a real board and the director enters its result: its
+    online match, if it has one, is called off (refused once either player has acted in
+    it) and the pairing no longer names it."""
+    locked, row = _undecided_pairing(pairing)
+    if row.match is None:
+        raise Conflict(_("%(pairing)s is played on a board already.") % {"pairing": row})
+    matches_services.match_call_off(match=row.match)
+    row.match = None
+    row.save(update_fields=["match"])
+    _save(locked)
+    return row
+
+
+@db_transaction.atomic
+def pairing_play_online(*, pairing: Pairing) -> Pairing:
+    """The pairing is played online: its match on the server is created and started now
+    (the round's length, the tournament's clock, rated when the tournament is), and its
+    end decides the pairing."""
+    locked, row = _undecided_pairing(pairing)
+    if row.match_id is not None:
+        raise Conflict(_("%(pairing)s is played online already.") % {"pairing": row})
+    _matches_start(locked, row.round, [row])
+    _save(locked)
+    return row
+
+
 # Round deadlines ----------------------------------------------------------------------
 
 

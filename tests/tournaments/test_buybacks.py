@@ -162,6 +162,8 @@ def test_the_last_chance_is_for_those_who_bought_back_then_payouts(director, kno
     assert played.winner_id is None
     assert walkover.winner_id == p6.pk and walkover.source == Pairing.Source.WALKOVER
     assert walkover.result is None  # a walkover is no match: no result, no rating
+    page = director.get(knocked_out.get_absolute_url()).content.decode()
+    assert "P6 (walkover)" in page
 
     run_every_round(director, knocked_out, better_seed(knocked_out))
     # The last chance's final: p5 (bought back) v p6 (did not): p5 by walkover.

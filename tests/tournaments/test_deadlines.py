@@ -14,6 +14,7 @@ from django.utils import timezone
 from club.models import MatchResult
 from matches.demo import play_on
 from matches.models import Action, Match
+from tests import threads
 from tests.integration.worker import worker_process
 from tests.matches.conftest import Clock
 from tests.tournaments.admin_forms import submit
@@ -290,6 +291,19 @@ def test_a_complete_rounds_deadline_cannot_be_moved(client, staff, make_player):
     )
     assert "is complete: it needs no deadline." in " ".join(messages_of(response))
     assert Round.objects.get(pk=played.pk).deadline is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_five_tasks_at_once_apply_a_deadline_once(staff, make_player, clock):
+    tournament = knockout(staff, make_player, count=4, online=True, round_deadline_hours=1,
+                          deadline_rule="forfeit")  # fmt: skip
+    played = first_round(tournament)
+    clock.advance(3600)
+    outcomes = threads.at_once(lambda: tasks.round_deadline(played.pk), 5)
+    assert sorted(outcomes, key=str) == [False] * 4 + [True], outcomes
+    assert MatchResult.objects.count() == 2
+    assert Match.objects.filter(ended_by="abandoned").count() == 2
+    assert Round.objects.filter(tournament=tournament, number=2).count() == 1
 
 
 @pytest.mark.integration

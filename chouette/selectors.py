@@ -300,7 +300,8 @@ def chouette_member_choices(
     game = None if table is None or table.state is None else Game.from_dict(table.state)
     is_open = chouette.status == Chouette.Status.OPEN
     if game is None or game.over:
-        role = "box" if name == box else "crew" if seated else "watcher"
+        next_captain = chouette_seating(chouette=chouette, names=names).captain
+        role = {box: "box", next_captain: "captain"}.get(name, "crew" if seated else "watcher")
         return MemberChoices(
             role=role, side=BOX if name == box else TEAM, seated=seated, start=seated and is_open
         )

@@ -469,7 +469,9 @@ def _play_context(
         svg = board_svg(picture_for(played, choices.side), home=_home(me), names=sides)
         context.update(
             board=mark_safe(svg),  # board_svg escapes every name it draws
-            awaiting_names=[display[name] for name in game["awaiting"]],
+            awaiting_names=[
+                _("you") if name == me.username else display[name] for name in game["awaiting"]
+            ],
             cubes=[(display[name], cube) for name, cube in game["cubes"].items()],
             captain_name=display[game["captain"]] if game["captain"] else None,
             double_to=[(name, display[name]) for name in choices.double_to],

@@ -284,7 +284,7 @@ def test_each_member_sees_only_their_own_decisions_on_the_box_s_roll(online_tabl
     table = online_table()
     table.play_until(box_on_roll)
     box = table.page("alice")
-    assert "You are the box" in box and "<svg" in box
+    assert "You are the box" in box and "<svg" in box and "Waiting for: you" in box
     assert buttons(box) == ["double", "roll"]
     assert "Double every member" in box and box.count('name="to"') == 3
     assert 'data-many="to"' in box

@@ -90,6 +90,12 @@ def test_an_eight_player_knockout_with_consolation_mixed_online_and_on_boards(
     )
     first = Round.objects.get(tournament=tournament, number=1)
     assert first.pairings.filter(match__isnull=False).count() == 4  # online by default
+    # The tournament's page links its pairings' list, where they are moved.
+    page = director.get(f"/admin/tournaments/tournament/{tournament.pk}/change/").content.decode()
+    listed = f"{PAIRINGS}?round__tournament__id__exact={tournament.pk}"
+    assert f'href="{listed}"' in page and "Online or on a board" in page
+    rows = director.get(listed).content.decode()
+    assert rows.count('name="_selected_action"') == 4 and rows.count("online: match ") == 4
 
     # Two tables go to the big board: their matches are called off, unplayed.
     to_board = [pairing(tournament, "main-1-1"), pairing(tournament, "main-1-3")]

@@ -54,7 +54,7 @@ class AnswerInput(TurnInput):
     )
 
 
-class ResignInput(TurnInput):
+class ChouetteResignInput(TurnInput):
     points = serializers.IntegerField(
         min_value=1,
         max_value=3,
@@ -185,7 +185,7 @@ ACTION_VIEWS: tuple[type[ChouetteActionView], ...] = (
             "every member still in the game, each answering for their own contract; a "
             "member (the captain too) their own contract only, answered by the box."
         ),
-        ResignInput,
+        ChouetteResignInput,
     ),
     action_view(
         "accept_resign",

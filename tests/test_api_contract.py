@@ -52,13 +52,13 @@ def _a_match_that_can_be(body: dict[str, Any]) -> bool:
     money_session = body.get("length") == 0
     options = body.get("options") or {}
     tavli = matches_services.plays_tavli(options=options, tavli=body.get("tavli"))
-    rated = body.get("rated", not money_session and not tavli)
+    rated = body.get("rated", not money_session)
     clock = body.get("clock")
     return (
         # docs/matches.md, tests/matches/test_api_tavli.py: a tavli match takes no variant;
-        # the tavli games have no cube, no backgammons and no FIBS rating.
+        # the tavli games have no cube and no backgammons (their own rating: docs/ratings.md).
         not ("tavli" in body and "variant" in options)
-        and not (tavli and (rated or options.get("backgammon_value", 3) != 3))
+        and not (tavli and options.get("backgammon_value", 3) != 3)
         and not (tavli and any(options.get(name) for name in MONEY_ONLY_OPTIONS))
         and ("stake" in body) == money_session
         and not (money_session and rated)

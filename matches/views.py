@@ -256,7 +256,7 @@ def _table_context(match: Match, me: Player) -> dict[str, Any]:
         "can_double": my_turn and game is not None and _may_double(detail, me),
         "beavers": bool(match.options.get("beavers")),
         "game_name": game_name(detail),
-        "mat_export": not selectors.match_is_tavli(match),
+        "tavli": selectors.match_is_tavli(match),
         "doubles": range(1, 7),
         "state": state,
         "api": f"/api/matches/{match.pk}/",

@@ -730,12 +730,40 @@ class MatchExportView(APIView):
         match = _match_get(pk=pk)
         if selectors.match_is_tavli(match):
             raise Conflict(
-                _("The .mat format holds backgammon only: a match of the tavli games has no .mat.")
+                _(
+                    "The .mat format holds backgammon only: a match of the tavli games has "
+                    "its own record, at export.txt."
+                )
             )
         response = HttpResponse(
             selectors.match_export_mat(match), content_type="text/plain; charset=utf-8"
         )
         response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.mat"'
+        return response
+
+
+class MatchTavliRecordView(APIView):
+    """A match of the tavli games as the project's own text record (docs/tavli.md): a
+    header (players, length, order, the score after each game) and each game's moves,
+    which replay through the rules core; a backgammon match has its .mat instead (409)."""
+
+    raises = (NotFound, Conflict)
+
+    @extend_schema(
+        responses={
+            (200, "text/plain"): OpenApiResponse(
+                OpenApiTypes.STR, description=gettext_lazy("The tavli record, a .txt file.")
+            )
+        }
+    )
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        match = _match_get(pk=pk)
+        if not selectors.match_is_tavli(match):
+            raise Conflict(_("A backgammon match's record is its .mat file, at export.mat."))
+        response = HttpResponse(
+            selectors.match_export_tavli_record(match), content_type="text/plain; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'attachment; filename="match-{match.pk}-tavli.txt"'
         return response
 
 

@@ -258,9 +258,17 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 30.0,
         "options": {"expires": 30.0},
     },
+    # Tournament rounds whose deadline passed while its task was lost.
+    "tournaments-deadlines": {
+        "task": "tournaments.deadlines",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
 }
 # The queue the matches' timeout tasks go to (None: Celery's default queue).
 MATCHES_TIMEOUT_QUEUE: str | None = None
+# The queue the tournaments' round deadline tasks go to (None: Celery's default queue).
+TOURNAMENTS_DEADLINE_QUEUE: str | None = None
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 

@@ -137,8 +137,9 @@ class MatchCreateInput(InputSerializer):
     rated = serializers.BooleanField(
         required=False,
         help_text=gettext_lazy(
-            "Default: true for a match, false for a money session (which is never rated) "
-            "and for the tavli games (FIBS ratings are for backgammon)."
+            "Default: true for a match, false for a money session (which is never rated). "
+            "A rated match of the tavli games moves the tavli rating, any other the FIBS "
+            "rating."
         ),
     )
     clock = ClockField(required=False, default="none")
@@ -499,13 +500,7 @@ class MatchCreateView(APIView):
             creator=_player(member(request.user)),
             opponent=None if opponent is None else club_selectors.player_get(username=opponent),
             length=values["length"],
-            rated=values.get(
-                "rated",
-                values["length"] > 0
-                and not services.plays_tavli(
-                    options=values.get("options"), tavli=values.get("tavli")
-                ),
-            ),
+            rated=values.get("rated", values["length"] > 0),
             clock=values["clock"],
             stake=values.get("stake"),
             options=values.get("options"),

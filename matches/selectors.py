@@ -16,7 +16,7 @@ from backgammon.matfile import MatchRecord, export_mat
 from backgammon.notation import format_play
 from backgammon.position import Position
 from backgammon.tavli.board import TavliBoard
-from club.models import Player
+from club.models import Player, RatingKind
 from matches import clocks
 from matches.models import Action, Match, PlaySettings, Table
 
@@ -57,6 +57,13 @@ def match_is_tavli(match: Match) -> bool:
     """A tavli match, or a match or session of one tavli game (no gnubg ID or .mat)."""
     state = match_state(match)
     return state.tavli is not None or state.options.variant.rules is not None
+
+
+def match_rating_kind(match: Match) -> str:
+    """The rating a rated match moves: the tavli rating for a tavli match and for any
+    tavli game played as a match of its own (plakoto to 5), FIBS's for backgammon and
+    its variants (nackgammon...)."""
+    return RatingKind.TAVLI if match_is_tavli(match) else RatingKind.BACKGAMMON
 
 
 def table_game(table: Table) -> Game | None:

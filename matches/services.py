@@ -152,8 +152,8 @@ def _state(options: Mapping[str, Any] | None, *, length: int, tavli: str | None)
 
 
 def plays_tavli(*, options: Mapping[str, Any] | None, tavli: str | None) -> bool:
-    """A match of the tavli games: a tavli match, or one tavli game alone (unrated: FIBS
-    ratings are for backgammon)."""
+    """A match of the tavli games: a tavli match, or one tavli game alone (rated, it
+    moves the tavli rating: FIBS ratings are for backgammon)."""
     variant = (options or {}).get("variant", "standard")
     return tavli is not None or (
         variant in VARIANTS and Variants.by_name(variant).rules is not None
@@ -214,13 +214,6 @@ def match_create(
     except ValueError as exc:
         raise Invalid(str(exc)) from None
     state = _state(options, length=length, tavli=tavli)
-    if rated and state.next_variant.rules is not None:
-        raise Invalid(
-            _(
-                "FIBS ratings are for backgammon: a match of the tavli games is unrated "
-                "until the club has a tavli rating."
-            )
-        )
     server_seed = core_dice.new_server_seed()
     table = Table.objects.create(delay=spec.delay, on_timeout=on_timeout)
     match = Match.objects.create(
@@ -840,6 +833,7 @@ def _finish(work: _Work, *, ended_by: str, loser: int | None = None) -> None:
         loser=work.players[1 - winner],
         length=match.length,
         rated=match.rated,
+        rating_kind=selectors.match_rating_kind(match),
         ended_by=ended_by,
         source=match,
         played_at=work.now,

@@ -93,7 +93,9 @@ class MatchForm(forms.Form):
         label=gettext_lazy("Rated"),
         required=False,
         initial=True,
-        help_text=gettext_lazy("FIBS ratings are for backgammon: the tavli games are unrated."),
+        help_text=gettext_lazy(
+            "A rated tavli match moves the tavli rating; any other, the FIBS rating."
+        ),
     )
     clock = forms.ChoiceField(label=gettext_lazy("Clock"), choices=CLOCK_CHOICES, initial="none")
     stake = forms.DecimalField(

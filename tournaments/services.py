@@ -13,7 +13,10 @@ The life of a tournament: ``tournament_create`` (draft) → ``tournament_open``
 (registration open; entries can be added in the draft too) → ``entry_add`` /
 ``entry_withdraw`` / ``entry_seed_set`` → ``tournament_start`` (draw, round 1) →
 ``pairing_result_record`` for each match (the next round starts by itself once a round
-is complete) → ``tournament_finish`` (payouts).
+is complete, but the last chance of a tournament with buy-backs: ``entry_buy_back``,
+then ``round_start_next``) → ``tournament_finish`` (payouts). A round's deadline
+(``round_deadline_set``) is applied once by ``round_deadline_apply``, from its Celery
+task or beat's sweep ``rounds_deadline_sweep``.
 """
 
 import logging

@@ -655,7 +655,7 @@ def pairing_play_on_board(*, pairing: Pairing) -> Pairing:
 @db_transaction.atomic
 def pairing_play_online(*, pairing: Pairing) -> Pairing:
     """The pairing is played online: its match on the server is created and started now
-    (the round's length, the tournament's clock, rated when the tournament is), and its
+    (the round's length and clock, rated when the tournament is), and its
     end decides the pairing."""
     locked, row = _undecided_pairing(pairing)
     if row.match_id is not None:

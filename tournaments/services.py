@@ -406,6 +406,7 @@ def _round_open(
         number=current.number,
         length=tournament.length_of_round(current.number),
         clock=tournament.clock_of_round(current.number),
+        started_at=now,
         deadline=now + timedelta(hours=hours) if hours else None,
     )
     rows = Pairing.objects.bulk_create(

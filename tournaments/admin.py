@@ -423,7 +423,7 @@ class PairingInline(admin.TabularInline[Pairing, Round]):
     @admin.display(description=gettext_lazy("online match"))
     def match_shown(self, obj: Pairing) -> str:
         if obj.match_id is None:
-            return "-"
+            return "-" if obj.bye or obj.winner_id is not None else _("on a board")
         return format_html(
             '<a href="{}">{}</a>',
             reverse("play-match", args=[obj.match_id]),

@@ -5,7 +5,7 @@ keep player ids, the arithmetic names players by username."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
@@ -82,12 +82,14 @@ def chouette_card_get(*, pk: int) -> Chouette:
 
 @dataclass(frozen=True)
 class Standing:
-    """What a chouette's card reads besides its row: everyone who ever sat at the table
-    (player id to username), each one's points over the session (undone games cancelled
-    by their reversals) and the games in effect. An online action keeps it up to date
-    from what it writes, so its answer reads nothing again."""
+    """What a chouette's card and its table page read besides its row: everyone who ever
+    sat at the table (player id to username, and to display name), each one's points over
+    the session (undone games cancelled by their reversals) and the games in effect. An
+    online action keeps it up to date from what it writes, so its answer reads nothing
+    again."""
 
     names: dict[int, str]
+    display_names: dict[int, str]
     totals: dict[int, int]
     games: int
 
@@ -100,7 +102,7 @@ class Standing:
         totals = dict(self.totals)
         for pk, value in points.items():
             totals[pk] = totals.get(pk, 0) + value
-        return Standing(names=self.names, totals=totals, games=self.games + 1)
+        return replace(self, totals=totals, games=self.games + 1)
 
 
 def chouette_standing(*, chouette: Chouette) -> Standing:
@@ -115,15 +117,15 @@ def chouette_standing(*, chouette: Chouette) -> Standing:
     rows = (
         Player.objects.filter(chouette_memberships__chouette=chouette)
         .annotate(total=Coalesce(Subquery(points), 0))
-        .values_list("pk", "user__username", "total")
+        .values_list("pk", "user__username", "display_name", "total")
     )
-    names, totals = {}, {}
-    for pk, username, total in rows:
-        names[pk], totals[pk] = username, total
+    names, display_names, totals = {}, {}, {}
+    for pk, username, display_name, total in rows:
+        names[pk], display_names[pk], totals[pk] = username, display_name, total
     games = getattr(chouette, "games_played", None)
     if games is None:
         games = chouette_games_played(chouette=chouette)
-    return Standing(names=names, totals=totals, games=games)
+    return Standing(names=names, display_names=display_names, totals=totals, games=games)
 
 
 def chouette_options(*, chouette: Chouette) -> ChouetteOptions:

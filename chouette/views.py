@@ -42,8 +42,10 @@ CUBE_CHOICES = [(value, str(value)) for value in (1, 2, 4, 8, 16, 32, 64)]
 
 
 def _chouette_or_404(pk: int) -> Chouette:
+    """The chouette as its card reads it (its table, scorekeeper and games played in one
+    query), or a 404."""
     try:
-        return selectors.chouette_get(pk=pk)
+        return selectors.chouette_card_get(pk=pk)
     except NotFound as error:
         raise Http404(str(error.message)) from None
 
@@ -168,20 +170,20 @@ def _plays_online(chouette: Chouette, player: Player | None) -> bool:
 
 def _table_context(chouette: Chouette) -> dict[str, Any]:
     """What the table page and the scorekeeper's form show: the seats, the scores, the
-    games (newest first) with each one's points in seat order."""
-    names = selectors.chouette_names(chouette=chouette)
+    games (newest first) with each one's points in seat order. The players, their points
+    and display names in one query (``selectors.chouette_standing``), the games with
+    their points in two, whatever the seats and the games."""
+    standing = selectors.chouette_standing(chouette=chouette)
+    names = standing.names
     seating = selectors.chouette_seating(chouette=chouette, names=names)
-    scores = selectors.chouette_scores(chouette=chouette, names=names)
-    display = {
-        player.username: player.display_name
-        for player in Player.objects.filter(pk__in=names).select_related("user")
-    }
+    scores = standing.scores(chouette.seats)
+    display = {names[pk]: shown for pk, shown in standing.display_names.items()}
     seated = list(seating.players)
     games = [
         {
             "row": game,
             "points": [
-                next((p.points for p in game.points.all() if p.player.username == n), None)
+                next((p.points for p in game.points.all() if names[p.player_id] == n), None)
                 for n in seated
             ],
         }
@@ -197,7 +199,7 @@ def _table_context(chouette: Chouette) -> dict[str, Any]:
         "line": list(seating.line),
         "seated": [(name, display[name], scores[name]) for name in seated],
         "games": games,
-        "games_played": selectors.chouette_games_played(chouette=chouette),
+        "games_played": standing.games,
         "topic": f"chouette:{chouette.pk}",
         **_online_context(chouette, names=names, display=display),
     }

@@ -11,6 +11,7 @@ from chouette import online
 from chouette.api import ChouetteOutput, chouette_card
 from chouette.models import Chouette
 from matches.models import Table
+from tests.chouette.conftest import NAMES
 from tests.chouette.online_table import OnlineTable
 
 # An action's queries: the token with its user and player; the table locked by the
@@ -156,3 +157,38 @@ def test_a_timeout_task_is_sent_only_for_a_new_deadline_and_outlives_the_answers
     assert online.chouette_timeout(table_id=kept.pk, turn_no=doubled.deadline_turn)
     assert table.get("alice").json()["game"]["cubes"]["dave"]["state"] == "passed"
     assert not online.chouette_timeout(table_id=kept.pk, turn_no=doubled.deadline_turn)
+
+
+def _played(api, members, order, games):
+    """An online session of ``order`` with ``games`` games played to their end."""
+    table = OnlineTable(api, members, order, cube="multiple")
+    for _action in range(2000):
+        if table.body["games"] == games:
+            return table
+        response = _step(table)
+        assert response.status_code == 200, response.json()
+        table.body = response.json()
+    raise AssertionError("the games did not end")
+
+
+@pytest.mark.django_db
+def test_the_table_page_reads_the_same_whatever_the_seats_and_the_games(api, client, members):
+    counts = []
+    for order, games in ((["alice", "bob", "carol", "dave"], 1), (NAMES[:6], 3)):
+        table = _played(api, members, order, games)
+        client.force_login(members["gina"].user)
+        response, sql = _queries(lambda pk=table.pk: client.get(f"/chouettes/{pk}/"))
+        assert response.status_code == 200
+        html = response.content.decode()
+        for pk in Chouette.objects.get(pk=table.pk).seats:
+            assert members_by_pk(members)[pk].display_name in html
+        assert f'data-live-version="{table.body["version"]}"' in html
+        assert len(_reads(sql, "chouette_chouette")) == 1, sql
+        standing = [q for q in sql if 'INNER JOIN "chouette_membership"' in q]
+        assert len(standing) == 1, sql  # the players, their points and names, once
+        counts.append(len(sql))
+    assert counts[0] == counts[1], counts
+
+
+def members_by_pk(members):
+    return {player.pk: player for player in members.values()}

@@ -1,8 +1,8 @@
 """Server play under load: the production layout on loopback, driven through the HTTP API.
 
 Not a test (nothing in CI runs it). It starts what ``manage.py runclub`` and
-``docker-compose.yml`` start (gunicorn with its workers and threads, a Celery worker and
-beat) as subprocesses, on PostgreSQL (database ``club_bench_play``) and Redis (DB 12 the
+``docker-compose.yml`` start (gunicorn with its workers and threads, the Celery workers
+and beat) as subprocesses, on PostgreSQL (database ``club_bench_play``) and Redis (DB 12 the
 broker, 13 the results), DEBUG off, then prints, in one run:
 
 - one match alone, then throughput: bots playing complete matches as fast as they can,
@@ -59,6 +59,9 @@ LIVE_WAIT = 25  # seconds a held live request waits at most (club.live.MAX_WAIT)
 BASELINE_S = 10.0  # seconds of one match alone, before the throughput part
 POLL_EVERY = 1.0  # seconds between two polls (the plain and conditional mechanisms)
 MECHANISMS = ("held", "poll", "conditional")
+# DATABASE_POOL of the production layout (docker-compose.yml): each web process shares
+# 16 connections among its threads (bench/README.md: 0 against a pool).
+POOL = 16
 
 
 @dataclass(frozen=True)
@@ -80,8 +83,12 @@ FULL = Plan(bots=8, throughput_s=30, games=200, peak_s=60, clock_games=500, cloc
 # The service ----------------------------------------------------------------------------
 
 
-def service_env(var_dir: Path, pool: int) -> dict[str, str]:
-    """The environment of every process: production's settings, the bench's database."""
+def service_env(
+    var_dir: Path, pool: int, *, database: str = DATABASE, redis_dbs: tuple[int, int] = (12, 13)
+) -> dict[str, str]:
+    """The environment of every process: production's settings, the bench's database and
+    Redis DBs (the broker's, the results'; another bench passes its own)."""
+    broker, results = redis_dbs
     return {
         **os.environ,
         "DATABASE_POOL": str(pool),
@@ -90,24 +97,27 @@ def service_env(var_dir: Path, pool: int) -> dict[str, str]:
         "SECRET_KEY": "bench-" + os.urandom(16).hex(),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "SECURE_SSL_REDIRECT": "0",
-        "DATABASE_URL": f"{POSTGRES}/{DATABASE}",
-        "CELERY_BROKER_URL": f"{REDIS}/12",
-        "CELERY_RESULT_BACKEND": f"{REDIS}/13",
+        "DATABASE_URL": f"{POSTGRES}/{database}",
+        "CELERY_BROKER_URL": f"{REDIS}/{broker}",
+        "CELERY_RESULT_BACKEND": f"{REDIS}/{results}",
         "VAR_DIR": str(var_dir),
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     }
 
 
-def database_prepare(env: dict[str, str]) -> None:
-    """Create the database if need be, migrate it, and empty the bench's Redis DBs."""
-    query = f"SELECT 1 FROM pg_database WHERE datname='{DATABASE}'"
+def database_prepare(
+    env: dict[str, str], *, database: str = DATABASE, redis_dbs: tuple[int, int] = (12, 13)
+) -> None:
+    """Create the database if need be, migrate it, empty the bench's Redis DBs and
+    collect the static files."""
+    query = f"SELECT 1 FROM pg_database WHERE datname='{database}'"
     found = subprocess.run(
         ["psql", f"{POSTGRES}/postgres", "-tAc", query], capture_output=True, text=True, check=True
     )
     exists = found.stdout.strip()
     if not exists:
         subprocess.run(
-            ["psql", POSTGRES + "/postgres", "-c", f"CREATE DATABASE {DATABASE}"], check=True
+            ["psql", POSTGRES + "/postgres", "-c", f"CREATE DATABASE {database}"], check=True
         )
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
@@ -117,8 +127,16 @@ def database_prepare(env: dict[str, str]) -> None:
     )
     import redis
 
-    for db in (12, 13):
+    for db in redis_dbs:
         redis.Redis.from_url(f"{REDIS}/{db}").flushdb()
+    # The pages' static files, with their manifest, as the Docker image's build collects
+    # them (DEBUG off: without it every page is a 500).
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
 
 
 def django_setup(env: dict[str, str]) -> None:
@@ -136,7 +154,7 @@ def django_setup(env: dict[str, str]) -> None:
 
 @contextmanager
 def service(env: dict[str, str], log_dir: Path) -> Iterator[dict[str, subprocess.Popen[bytes]]]:
-    """The web server, the Celery worker and beat, as ``runclub`` starts them; stopped after."""
+    """The web server, the Celery workers and beat, as ``runclub`` starts them; stopped after."""
     from club.management.commands.runclub import service_commands
 
     children = {}
@@ -707,7 +725,10 @@ def main() -> None:
         "--mechanisms", default=",".join(MECHANISMS), help="live mechanisms to compare"
     )
     parser.add_argument(
-        "--pool", type=int, default=0, help="DATABASE_POOL for the service (needs psycopg-pool)"
+        "--pool",
+        type=int,
+        default=POOL,
+        help=f"DATABASE_POOL for the service (default {POOL}, docker-compose.yml's; 0: none)",
     )
     args = parser.parse_args()
     plan = QUICK if args.quick else FULL

@@ -109,8 +109,10 @@ def chouette_game_start(*, chouette: Chouette, by: Player) -> Chouette:
     options = GameOptions(
         jacoby=locked.jacoby,
         beavers=locked.beavers,
+        automatic_doubles=locked.automatic_doubles,
+        cube_max=locked.cube_max,
         holders=seating.line,
-        chouette=ChouetteRules(cubes=CubeMode(locked.cube)),
+        chouette=ChouetteRules(cubes=CubeMode(locked.cube), same_action=locked.same_action),
     )
     stream = _stream(turn)
     rolls = stream.opening_roll()

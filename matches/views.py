@@ -285,7 +285,7 @@ def play_table(request: HttpRequest, pk: int) -> HttpResponse:
 class PlaySettingsForm(forms.ModelForm[PlaySettings]):
     class Meta:
         model = PlaySettings
-        fields = ["auto_roll", "auto_play_forced", "home_board", "switch_sides"]
+        fields = ["auto_roll", "auto_play_forced", "auto_bear_off", "home_board", "switch_sides"]
 
 
 @login_required

@@ -115,6 +115,18 @@ class OnlineCubeOutput(serializers.Serializer[dict[str, Any]]):
     )
 
 
+class OnlineResignationOutput(serializers.Serializer[dict[str, Any]]):
+    points = serializers.IntegerField(
+        min_value=1, max_value=3, help_text=gettext_lazy("What it offers a cube (S4).")
+    )
+    offered_by = serializers.CharField(
+        help_text=gettext_lazy("The box (to every member still in), or the member resigning.")
+    )
+    offered_at = serializers.IntegerField(
+        help_text=gettext_lazy("The turn_no an answer to it carries.")
+    )
+
+
 class OnlineGameOutput(serializers.Serializer[dict[str, Any]]):
     """The online game (``selectors.chouette_online_game``)."""
 
@@ -141,6 +153,9 @@ class OnlineGameOutput(serializers.Serializer[dict[str, Any]]):
     )
     legal_plays = serializers.ListField(child=serializers.CharField())
     cubes = serializers.DictField(child=OnlineCubeOutput())
+    resignation = OnlineResignationOutput(
+        allow_null=True, help_text=gettext_lazy("The resignation on offer, while one is.")
+    )
     deadline = serializers.DateTimeField(allow_null=True)
 
 

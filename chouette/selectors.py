@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from backgammon.chouette import BoxKeeps, ChouetteOptions, Seating, Tally
 from backgammon.errors import BackgammonError
-from backgammon.game import Game, Phase
+from backgammon.game import Game, Phase, Result
 from backgammon.gnubg_ids import position_id
 from backgammon.notation import format_play
 from backgammon.position import Position
@@ -22,6 +22,9 @@ from backgammon.team import BOX, TEAM
 from chouette.models import Chouette, ChouetteGame, GamePoints, Membership, Proposal
 from club.errors import Forbidden, NotFound
 from club.models import Player
+
+# What a resignation offers a cube (S4): the API says it in points.
+RESIGNATION_POINTS = {Result.SINGLE: 1, Result.GAMMON: 2, Result.BACKGAMMON: 3}
 
 
 def chouette_get(*, pk: int) -> Chouette:
@@ -227,7 +230,24 @@ def chouette_online_game(
         "position_id": position_id(board),
         "legal_plays": [format_play(play.steps) for play in game.legal_plays()],
         "cubes": cubes,
+        "resignation": _resignation(game, box, table.turn_base),
         "deadline": table.deadline,
+    }
+
+
+def _resignation(game: Game, box: str, turn_base: int) -> dict[str, Any] | None:
+    """The resignation on offer (S4): its points a cube, who offered it (the box, or the
+    member resigning their own contract) and the ``turn_no`` its answers carry."""
+    team = game.team
+    if game.resignation is None or team is None:
+        return None
+    holder = team.resigner if team.resigner is not None else team.resign_to[0]
+    offered = game.offered_at(holder)
+    assert offered is not None
+    return {
+        "points": RESIGNATION_POINTS[game.resignation],
+        "offered_by": box if team.resigner is None else str(team.resigner),
+        "offered_at": turn_base + offered,
     }
 
 

@@ -11,7 +11,6 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -515,11 +514,10 @@ def _online_or_404(pk: int) -> Chouette:
     return shown
 
 
-def _player_of(request: HttpRequest) -> Player:
-    try:
-        return member(request.user).player
-    except Player.DoesNotExist:
-        raise PermissionDenied(_("Only the club's players play chouettes.")) from None
+def _not_a_player(request: HttpRequest) -> HttpResponse:
+    """The 403 page the API's refusal is: only players sit at a chouette or watch it."""
+    message = _("Only the club's players play chouettes.")
+    return render(request, "chouette/forbidden.html", {"message": message}, status=403)
 
 
 @login_required
@@ -529,7 +527,10 @@ def chouette_play(request: HttpRequest, pk: int) -> HttpResponse:
     own decisions as buttons; any other player watches it read-only. It acts through the
     API and follows the live channel (``chouette:<id>``) with the board page's script."""
     shown = _online_or_404(pk)
-    context = _play_context(shown, _player_of(request))
+    me = getattr(request.user, "player", None)
+    if me is None:
+        return _not_a_player(request)
+    context = _play_context(shown, me)
     context["fragment_url"] = reverse("chouette-play-board", kwargs={"pk": shown.pk})
     return render(request, "chouette/play.html", context)
 
@@ -541,9 +542,12 @@ def chouette_play_board(request: HttpRequest, pk: int) -> HttpResponse:
     """The board fragment the page swaps in when the session moves, with the steps the
     mover has clicked and not yet confirmed (``?turn_no=&steps=``)."""
     shown = _online_or_404(pk)
+    me = getattr(request.user, "player", None)
+    if me is None:
+        return _not_a_player(request)
     context = _play_context(
         shown,
-        _player_of(request),
+        me,
         steps=request.GET.get("steps", ""),
         turn_no=request.GET.get("turn_no", ""),
     )

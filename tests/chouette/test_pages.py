@@ -11,7 +11,7 @@ from django.test import Client
 from chouette import online, selectors
 from chouette.models import Chouette, ChouetteGame
 from club.models import SourceKind, Transaction
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -444,3 +444,12 @@ def test_a_member_s_board_speaks_their_language(online_table):
     table.clients["alice"].cookies["django_language"] = "el"
     page = table.page("alice")
     assert "Είσαι στο κουτί" in page and "Διπλασίασε όλα τα μέλη" in page
+
+
+def test_a_user_who_is_no_player_gets_a_403_page(online_table):
+    table = online_table()
+    client = Client()
+    client.force_login(UserFactory(username="accountant"))
+    response = client.get(f"/chouettes/{table.pk}/play/")
+    assert response.status_code == 403
+    assert "Only the club&#x27;s players play chouettes." in response.content.decode()

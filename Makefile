@@ -10,7 +10,7 @@ DEV_ENV := DEBUG=1
 # The Django apps: every package with an apps.py (club, matches, chouette, tournaments...).
 DJANGO_APPS := $(patsubst %/apps.py,%,$(wildcard */apps.py))
 
-.PHONY: run test test-browser bench bench-play lint format migrate demo clean help
+.PHONY: run test test-browser bench bench-play bench-chouette lint format migrate demo clean help
 
 help:
 	@echo "make run    set up, migrate, load the demo club, serve on http://127.0.0.1:8000"
@@ -19,6 +19,7 @@ help:
 	@echo "make test-browser   the pages in Debian's Chromium (Playwright)"
 	@echo "make bench  legal-play generation and the command line against GNU Backgammon and others, and the tavli games"
 	@echo "make bench-play   server play under load on PostgreSQL, Redis, gunicorn and Celery (BENCH_ARGS=--quick)"
+	@echo "make bench-chouette   30 online chouettes under load, beside the matches' peak (BENCH_ARGS=--quick)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +62,10 @@ bench: $(ORACLE)
 # Server play under load (bench/README.md): needs the local PostgreSQL and Redis; not in CI.
 bench-play: $(INSTALLED)
 	$(BIN)/python bench/api_play.py $(BENCH_ARGS)
+
+# Online chouettes under load on the same layout, the matches' peak beside (bench/README.md).
+bench-chouette: $(INSTALLED)
+	$(BIN)/python bench/api_chouette.py $(BENCH_ARGS)
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

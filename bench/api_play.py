@@ -83,8 +83,12 @@ FULL = Plan(bots=8, throughput_s=30, games=200, peak_s=60, clock_games=500, cloc
 # The service ----------------------------------------------------------------------------
 
 
-def service_env(var_dir: Path, pool: int) -> dict[str, str]:
-    """The environment of every process: production's settings, the bench's database."""
+def service_env(
+    var_dir: Path, pool: int, *, database: str = DATABASE, redis_dbs: tuple[int, int] = (12, 13)
+) -> dict[str, str]:
+    """The environment of every process: production's settings, the bench's database and
+    Redis DBs (the broker's, the results'; another bench passes its own)."""
+    broker, results = redis_dbs
     return {
         **os.environ,
         "DATABASE_POOL": str(pool),
@@ -93,24 +97,27 @@ def service_env(var_dir: Path, pool: int) -> dict[str, str]:
         "SECRET_KEY": "bench-" + os.urandom(16).hex(),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "SECURE_SSL_REDIRECT": "0",
-        "DATABASE_URL": f"{POSTGRES}/{DATABASE}",
-        "CELERY_BROKER_URL": f"{REDIS}/12",
-        "CELERY_RESULT_BACKEND": f"{REDIS}/13",
+        "DATABASE_URL": f"{POSTGRES}/{database}",
+        "CELERY_BROKER_URL": f"{REDIS}/{broker}",
+        "CELERY_RESULT_BACKEND": f"{REDIS}/{results}",
         "VAR_DIR": str(var_dir),
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     }
 
 
-def database_prepare(env: dict[str, str]) -> None:
-    """Create the database if need be, migrate it, and empty the bench's Redis DBs."""
-    query = f"SELECT 1 FROM pg_database WHERE datname='{DATABASE}'"
+def database_prepare(
+    env: dict[str, str], *, database: str = DATABASE, redis_dbs: tuple[int, int] = (12, 13)
+) -> None:
+    """Create the database if need be, migrate it, empty the bench's Redis DBs and
+    collect the static files."""
+    query = f"SELECT 1 FROM pg_database WHERE datname='{database}'"
     found = subprocess.run(
         ["psql", f"{POSTGRES}/postgres", "-tAc", query], capture_output=True, text=True, check=True
     )
     exists = found.stdout.strip()
     if not exists:
         subprocess.run(
-            ["psql", POSTGRES + "/postgres", "-c", f"CREATE DATABASE {DATABASE}"], check=True
+            ["psql", POSTGRES + "/postgres", "-c", f"CREATE DATABASE {database}"], check=True
         )
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
@@ -120,8 +127,16 @@ def database_prepare(env: dict[str, str]) -> None:
     )
     import redis
 
-    for db in (12, 13):
+    for db in redis_dbs:
         redis.Redis.from_url(f"{REDIS}/{db}").flushdb()
+    # The pages' static files, with their manifest, as the Docker image's build collects
+    # them (DEBUG off: without it every page is a 500).
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
 
 
 def django_setup(env: dict[str, str]) -> None:

@@ -62,6 +62,20 @@ class CubeValueField(serializers.IntegerField):
         return value
 
 
+@extend_schema_field({"type": "integer", "enum": list(services.CUBE_MAX_VALUES)})
+class CubeMaxField(serializers.IntegerField):
+    """A maximum cube: a cube face from 2 up (H11)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        value: int = super().to_internal_value(data)
+        if value not in services.CUBE_MAX_VALUES:
+            raise serializers.ValidationError(
+                gettext_lazy("A maximum cube is 2, 4, 8... up to %(most)s.")
+                % {"most": services.CUBE_MAX_VALUES[-1]}
+            )
+        return value
+
+
 class ChouetteVersionInput(InputSerializer):
     version = serializers.IntegerField(min_value=0, required=False, help_text=VERSION_HELP)
 
@@ -78,6 +92,15 @@ class ChouetteOptionsOutput(serializers.Serializer[Chouette]):
     turn_time = serializers.IntegerField(allow_null=True)
     no_answer = serializers.CharField()
     consulting = serializers.CharField()
+    same_action = serializers.BooleanField(
+        help_text=gettext_lazy("H9, multiple cubes: same value, same action.")
+    )
+    automatic_doubles = serializers.IntegerField(
+        help_text=gettext_lazy("The most automatic doubles a game may have (0: off, H11).")
+    )
+    cube_max = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("The maximum cube (null: none, H11).")
+    )
 
 
 class OnlineCubeOutput(serializers.Serializer[dict[str, Any]]):
@@ -89,6 +112,18 @@ class OnlineCubeOutput(serializers.Serializer[dict[str, Any]]):
     offered_at = serializers.IntegerField(
         allow_null=True,
         help_text=gettext_lazy("The turn_no an answer to the offer on this cube carries."),
+    )
+
+
+class OnlineResignationOutput(serializers.Serializer[dict[str, Any]]):
+    points = serializers.IntegerField(
+        min_value=1, max_value=3, help_text=gettext_lazy("What it offers a cube (S4).")
+    )
+    offered_by = serializers.CharField(
+        help_text=gettext_lazy("The box (to every member still in), or the member resigning.")
+    )
+    offered_at = serializers.IntegerField(
+        help_text=gettext_lazy("The turn_no an answer to it carries.")
     )
 
 
@@ -118,6 +153,9 @@ class OnlineGameOutput(serializers.Serializer[dict[str, Any]]):
     )
     legal_plays = serializers.ListField(child=serializers.CharField())
     cubes = serializers.DictField(child=OnlineCubeOutput())
+    resignation = OnlineResignationOutput(
+        allow_null=True, help_text=gettext_lazy("The resignation on offer, while one is.")
+    )
     deadline = serializers.DateTimeField(allow_null=True)
 
 
@@ -275,6 +313,27 @@ class ChouetteOptionsInput(InputSerializer):
         help_text=gettext_lazy(
             'Online (H2): "full", "cube" (no cube, no talk) or "none" (no consulting).'
         ),
+    )
+    same_action = serializers.BooleanField(
+        required=False,
+        help_text=gettext_lazy(
+            "Online, multiple cubes (H9): when the team doubles together, the box takes at "
+            "least half of the cubes or passes them all, and equal cubes get the same answer."
+        ),
+    )
+    automatic_doubles = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=services.MAX_AUTOMATIC_DOUBLES,
+        help_text=gettext_lazy(
+            "Online (H11, O2): the most tied opening rolls that double every cube (0, the "
+            "default: off; 1 is the convention)."
+        ),
+    )
+    cube_max = CubeMaxField(
+        required=False,
+        allow_null=True,
+        help_text=gettext_lazy("Online (H11, C1): the highest cube face (null or left out: none)."),
     )
 
 

@@ -48,7 +48,19 @@ class AnswerInput(TurnInput):
     turn_no = serializers.IntegerField(
         min_value=0,
         help_text=gettext_lazy(
-            "The turn number of the double being answered (the cube's offered_at)."
+            "The turn number of the offer being answered (the cube's or the resignation's "
+            "offered_at)."
+        ),
+    )
+
+
+class ChouetteResignInput(TurnInput):
+    points = serializers.IntegerField(
+        min_value=1,
+        max_value=3,
+        help_text=gettext_lazy(
+            "What the resignation offers a cube: 1 (a single), 2 (a gammon) or 3 (a "
+            "backgammon), S4."
         ),
     )
 
@@ -164,6 +176,32 @@ ACTION_VIEWS: tuple[type[ChouetteActionView], ...] = (
     action_view(
         "beaver",
         gettext_lazy("Take and redouble at once (C5: beavers on, multiple cubes for members)."),
+        AnswerInput,
+    ),
+    action_view(
+        "resign",
+        gettext_lazy(
+            "Offer to resign 1, 2 or 3 points a cube (S4), on your side's turn: the box to "
+            "every member still in the game, each answering for their own contract; a "
+            "member (the captain too) their own contract only, answered by the box."
+        ),
+        ChouetteResignInput,
+    ),
+    action_view(
+        "accept_resign",
+        gettext_lazy(
+            "Accept the resignation offered to you: a member for their own contract, the "
+            "box for the member who offered it; that contract is settled (S4). turn_no is "
+            "the offer's."
+        ),
+        AnswerInput,
+    ),
+    action_view(
+        "reject_resign",
+        gettext_lazy(
+            "Reject the resignation offered to you: your contract plays on (S4). turn_no is "
+            "the offer's."
+        ),
         AnswerInput,
     ),
 )

@@ -97,6 +97,20 @@ class Chouette(Recorded):
     consulting = models.CharField(
         _("consulting"), max_length=4, choices=Consulting.choices, default=Consulting.FULL
     )
+    # Online: the cube options of H9 and H11 the engine plays the games under.
+    same_action = models.BooleanField(
+        _("same value, same action"),
+        default=False,
+        help_text=_("Multiple cubes (H9): the box takes at least half of the team's doubles."),
+    )
+    automatic_doubles = models.PositiveSmallIntegerField(
+        _("automatic doubles"),
+        default=0,
+        help_text=_("The most tied opening rolls that double every cube (0: off)."),
+    )
+    cube_max = models.PositiveIntegerField(
+        _("maximum cube"), null=True, blank=True, help_text=_("Empty: no maximum.")
+    )
     seats = models.JSONField(
         _("seats"),
         help_text=_("Player ids, box first, then the line in order (the partner in place)."),
@@ -138,6 +152,10 @@ class Chouette(Recorded):
             models.CheckConstraint(
                 condition=models.Q(mode="online") | models.Q(table__isnull=True),
                 name="chouette_table_online_only",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(same_action=False) | models.Q(cube="multiple"),
+                name="chouette_same_action_multiple_cubes",
             ),
         ]
 

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from backgammon.chouette import record_game, score_game
 from backgammon.dice import DiceStream
-from backgammon.game import Game, GameOptions, Phase, action_to_dict
+from backgammon.game import Game, GameOptions, Phase, Result, action_to_dict
 from backgammon.team import BOX, TEAM, ChouetteRules, CubeMode
 from chouette import selectors
 from chouette.models import Chouette, Proposal
@@ -38,8 +38,11 @@ from matches.errors import NotYourTurn, StaleTurn
 from matches.models import Action, Table
 
 TIMEOUT_TASK = "chouette.table_timeout"
-ACTS = ("roll", "move", "double", "take", "pass", "beaver")
+ACTS = ("roll", "move", "double", "take", "pass", "beaver", "resign", "accept_resign",
+        "reject_resign")  # fmt: skip
 ANSWERS = ("take", "pass", "beaver")
+RESIGN_ANSWERS = ("accept_resign", "reject_resign")
+RESIGN_POINTS = {points: value for value, points in selectors.RESIGNATION_POINTS.items()}
 
 
 @dataclass
@@ -109,8 +112,10 @@ def chouette_game_start(*, chouette: Chouette, by: Player) -> Chouette:
     options = GameOptions(
         jacoby=locked.jacoby,
         beavers=locked.beavers,
+        automatic_doubles=locked.automatic_doubles,
+        cube_max=locked.cube_max,
         holders=seating.line,
-        chouette=ChouetteRules(cubes=CubeMode(locked.cube)),
+        chouette=ChouetteRules(cubes=CubeMode(locked.cube), same_action=locked.same_action),
     )
     stream = _stream(turn)
     rolls = stream.opening_roll()
@@ -150,19 +155,28 @@ def chouette_act(
     turn_no: int,
     play: str = "",
     to: Sequence[str] | None = None,
+    points: int | None = None,
 ) -> Chouette:
     """``player`` acts in the online game (API.md's ``roll``, ``move``, ``double``,
-    ``take``, ``pass``, ``beaver``). The box plays side 0; on the team's side only the
-    captain rolls and moves (H2), every member doubles on their own cube (or proposes
-    the team's double with one cube, H4) and answers the box's double for themself
-    (H5), the box answering the team's doubles in line order (H10). ``turn_no`` is the
-    table's, except for an answer: the ``turn_no`` of the double being answered
+    ``take``, ``pass``, ``beaver``, and ``resign``, ``accept_resign``,
+    ``reject_resign``). The box plays side 0; on the team's side only the captain rolls
+    and moves (H2), every member doubles on their own cube (or proposes the team's
+    double with one cube, H4) and answers the box's double for themself (H5), the box
+    answering the team's doubles in line order (H10). Resignations are per contract
+    (S4): the box offers ``points`` (1, 2 or 3 a cube) to every member still in the
+    game, each answering for their own contract; on the team's turn a member (the
+    captain too) resigns their own contract and the box answers it. ``turn_no`` is the
+    table's, except for an answer: the ``turn_no`` of the offer being answered
     (``offered_at`` in the game body), so members answering side by side do not make
     each other stale. ``to`` (the box's double, multiple cubes): the members doubled.
     Raises ``Forbidden`` (not in this game), ``NotYourTurn``, ``StaleTurn``,
     ``Conflict``, ``IllegalPlay``, ``Invalid``; nothing is written then."""
     if act not in ACTS:
         raise Invalid(_("%(act)s is not an action.") % {"act": act})
+    if (points is not None) != (act == "resign") or (
+        points is not None and points not in RESIGN_POINTS
+    ):
+        raise Invalid(_("A resignation offers 1, 2 or 3 points a cube; nothing else does."))
     turn = _load(chouette)
     game = turn.playing()
     name, box = player.username, turn.box
@@ -173,6 +187,13 @@ def chouette_act(
     if act in ANSWERS:
         after = _answer(turn, game, name, act, turn_no)
         turn.keep_deadline = name != box
+    elif act in RESIGN_ANSWERS:
+        after = _resign_answer(turn, game, name, act, turn_no)
+        turn.keep_deadline = name != box and after.phase is Phase.RESIGN_OFFERED
+    elif act == "resign":
+        assert points is not None
+        _current(turn, turn_no)
+        after = _resign(game, name, box, RESIGN_POINTS[points])
     else:
         _current(turn, turn_no)
         if act == "double":
@@ -256,6 +277,47 @@ def _answer(turn: _Turn, game: Game, name: str, act: str, turn_no: int) -> Game:
     return engine.rules_apply(call, None if name == turn.box else holder)
 
 
+def _resign(game: Game, name: str, box: str, value: Result) -> Game:
+    """The box offers ``value`` to every member still in the game, on its turn; a member,
+    on the team's turn, offers their own contract (S4)."""
+    if (name == box) != (game.on_roll == BOX):
+        raise NotYourTurn(_("You offer a resignation on your own side's turn."))
+    if name == box:
+        return engine.rules_apply(game.resign, value)
+    if not game.in_play(name):
+        raise Conflict(_("You are out of this game."))
+    return engine.rules_apply(game.resign, value, name)
+
+
+def _resign_answer(turn: _Turn, game: Game, name: str, act: str, turn_no: int) -> Game:
+    """A member's answer to the box's resignation for their own contract, or the box's
+    answer to a member's; ``turn_no`` that of the offer."""
+    team = game.team
+    if game.phase is not Phase.RESIGN_OFFERED or team is None:
+        raise Conflict(_("No resignation waits for your answer."))
+    if name == turn.box:
+        holder = team.resigner
+        if holder is None:
+            raise Conflict(_("No resignation waits for your answer."))
+    else:
+        if team.resigner is not None:
+            raise NotYourTurn(
+                _("The box answers %(member)s's resignation.") % {"member": team.resigner}
+            )
+        if name not in team.resign_to:
+            raise Conflict(_("No resignation waits for your answer."))
+        holder = name
+    offered = game.offered_at(holder)
+    assert offered is not None
+    if turn_no != turn.table.turn_base + offered:
+        raise StaleTurn(
+            _("Turn %(sent)s is not the resignation you answer: that is turn %(offered)s.")
+            % {"sent": turn_no, "offered": turn.table.turn_base + offered}
+        )
+    call = game.accept_resign if act == "accept_resign" else game.reject_resign
+    return engine.rules_apply(call, None if name == turn.box else holder)
+
+
 # Consulting (H2) ---------------------------------------------------------------------------
 
 
@@ -311,7 +373,8 @@ def chouette_timeout(*, table_id: int, turn_no: int) -> bool:
     nothing). Each member who has not answered the box's double passes (or takes, by the
     session's ``no_answer`` option); a box or a captain out of time forfeits the game
     (the core's ``forfeit``, ``timeout``). True if applied; False too when a player's
-    action wins the race (it leaves the timeout nothing to do)."""
+    action wins the race (it leaves the timeout nothing to do). A resignation nobody
+    answered in time is rejected by each who owes an answer, and play goes on."""
     try:
         return _timeout(table_id, turn_no)
     except StaleTurn:
@@ -330,7 +393,10 @@ def _timeout(table_id: int, turn_no: int) -> bool:
     )
     game = turn.playing()
     awaiting = game.awaiting
-    if awaiting.members and not awaiting.box and game.phase is Phase.TAKE_OR_PASS:
+    if game.phase is Phase.RESIGN_OFFERED:
+        for holder in awaiting.members if not awaiting.box else (None,):
+            game = game.reject_resign(holder)
+    elif awaiting.members and not awaiting.box and game.phase is Phase.TAKE_OR_PASS:
         for member in awaiting.members:
             answer = game.take if locked.no_answer == Chouette.NoAnswer.TAKE else game.pass_
             game = answer(member)

@@ -57,6 +57,10 @@ MAX_STAKE = Decimal("1000")
 MAX_PLAYERS = 16
 # Online: the time a turn or an answer may take (a day at most: a correspondence chouette).
 MIN_TURN_TIME, MAX_TURN_TIME = 5, 86400
+# Online (H11): the most automatic doubles a game may have (as for a money session), and
+# the faces a maximum cube may be (a cube that may never turn is no chouette's).
+MAX_AUTOMATIC_DOUBLES = 6
+CUBE_MAX_VALUES = tuple(2**power for power in range(1, 11))
 
 
 class StaleVersion(Conflict):
@@ -93,12 +97,16 @@ def chouette_create(
     turn_time: int | None = None,
     no_answer: str = Chouette.NoAnswer.PASS,
     consulting: str = Chouette.Consulting.FULL,
+    same_action: bool = False,
+    automatic_doubles: int = 0,
+    cube_max: int | None = None,
 ) -> Chouette:
     """Open a chouette for ``players`` at ``stake`` a point, its scorekeeper
     ``recorded_by``. The order is ``order`` (box first) when the table rolled it itself,
     else one die each from the session's verifiable dice (H1). Online (``mode``), the
     session gets its table and always its dice (the games' rolls); ``turn_time``,
-    ``no_answer`` and ``consulting`` are online options (docs/chouette.md)."""
+    ``no_answer``, ``consulting`` and the cube options ``same_action`` (H9),
+    ``automatic_doubles`` and ``cube_max`` (H11) are online options (docs/chouette.md)."""
     if mode not in Chouette.Mode.values:
         raise Invalid(_("A chouette is recorded or online."))
     for value, choices in (
@@ -122,6 +130,13 @@ def chouette_create(
     online = mode == Chouette.Mode.ONLINE
     if not online and (turn_time is not None or consulting != Chouette.Consulting.FULL):
         raise Invalid(_("The clock and consulting are options of an online chouette."))
+    _cube_options_check(
+        online=online,
+        cube=cube,
+        same_action=same_action,
+        automatic_doubles=automatic_doubles,
+        cube_max=cube_max,
+    )
     stake = _stake_check(stake)
     if len(players) > MAX_PLAYERS:
         raise Invalid(_("A chouette seats at most %(most)s players.") % {"most": MAX_PLAYERS})
@@ -137,6 +152,9 @@ def chouette_create(
         turn_time=turn_time,
         no_answer=no_answer,
         consulting=consulting,
+        same_action=same_action,
+        automatic_doubles=automatic_doubles,
+        cube_max=cube_max,
         recorded_by=recorded_by,
     )
     try:
@@ -161,6 +179,33 @@ def chouette_create(
         Membership(chouette=chouette, player=by_name[name]) for name in seated
     )
     return chouette
+
+
+def _cube_options_check(
+    *, online: bool, cube: str, same_action: bool, automatic_doubles: int, cube_max: int | None
+) -> None:
+    """H9 and H11's cube options: the engine plays them, so they are an online session's;
+    "same value, same action" is a rule of multiple cubes."""
+    if not online and (same_action or automatic_doubles or cube_max is not None):
+        raise Invalid(
+            _(
+                "Same value, same action, automatic doubles and a maximum cube are options "
+                "of an online chouette: the server's engine plays them."
+            )
+        )
+    if same_action and cube != Chouette.Cube.MULTIPLE:
+        raise Invalid(
+            _("Same value, same action (H9) is a rule of multiple cubes: choose multiple cubes.")
+        )
+    if not 0 <= automatic_doubles <= MAX_AUTOMATIC_DOUBLES:
+        raise Invalid(
+            _("Automatic doubles are limited to from 0 (off) to %(most)s.")
+            % {"most": MAX_AUTOMATIC_DOUBLES}
+        )
+    if cube_max is not None and cube_max not in CUBE_MAX_VALUES:
+        raise Invalid(
+            _("A maximum cube is a cube face from 2 to %(most)s.") % {"most": CUBE_MAX_VALUES[-1]}
+        )
 
 
 # Games -----------------------------------------------------------------------------------

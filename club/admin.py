@@ -124,13 +124,32 @@ class PlayerCreationForm(forms.ModelForm[Player]):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin[Player]):
-    list_display = ["display_name", "user", "rating_shown", "experience", "joined_at"]
+    list_display = [
+        "display_name",
+        "user",
+        "rating_shown",
+        "experience",
+        "tavli_rating_shown",
+        "tavli_experience",
+        "joined_at",
+    ]
     search_fields = ["display_name", "user__username"]
-    readonly_fields = ["user", "rating_shown", "experience", "joined_at"]
+    readonly_fields = [
+        "user",
+        "rating_shown",
+        "experience",
+        "tavli_rating_shown",
+        "tavli_experience",
+        "joined_at",
+    ]
 
     @admin.display(description=_("rating"), ordering="rating")
     def rating_shown(self, obj: Player) -> str:
         return f"{obj.rating:.1f}"
+
+    @admin.display(description=_("tavli rating"), ordering="tavli_rating")
+    def tavli_rating_shown(self, obj: Player) -> str:
+        return f"{obj.tavli_rating:.1f}"
 
     def get_form(
         self, request: HttpRequest, obj: Player | None = None, change: bool = False, **kwargs: Any
@@ -146,7 +165,15 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
 
     def get_fields(self, request: HttpRequest, obj: Player | None = None) -> tuple[str, ...]:
         if obj:
-            return ("user", "display_name", "rating_shown", "experience", "joined_at")
+            return (
+                "user",
+                "display_name",
+                "rating_shown",
+                "experience",
+                "tavli_rating_shown",
+                "tavli_experience",
+                "joined_at",
+            )
         return tuple(PlayerCreationForm.Meta.fields)
 
     def save_model(
@@ -167,11 +194,11 @@ class MatchResultForm(forms.ModelForm[MatchResult]):
 
     class Meta:
         model = MatchResult
-        fields = ["winner", "loser", "length", "rated", "ended_by", "played_at"]
+        fields = ["winner", "loser", "length", "rated", "rating_kind", "ended_by", "played_at"]
 
     def result(self) -> dict[str, Any]:
         """The result as the services take it."""
-        names = ["winner", "loser", "length", "rated", "ended_by", "played_at"]
+        names = ["winner", "loser", "length", "rated", "rating_kind", "ended_by", "played_at"]
         return {name: self.cleaned_data.get(name) for name in names}
 
     def clean(self) -> dict[str, Any]:
@@ -186,8 +213,17 @@ class MatchResultForm(forms.ModelForm[MatchResult]):
 
 @admin.register(MatchResult)
 class MatchResultAdmin(AppendOnly, SavedByService):
-    list_display = ["played_at", "winner", "loser", "length", "rated", "ended_by", "recorded_by"]
-    list_filter = ["rated", "ended_by"]
+    list_display = [
+        "played_at",
+        "winner",
+        "loser",
+        "length",
+        "rated",
+        "rating_kind",
+        "ended_by",
+        "recorded_by",
+    ]
+    list_filter = ["rated", "rating_kind", "ended_by"]
     search_fields = ["winner__display_name", "loser__display_name"]
     date_hierarchy = "played_at"
     form = MatchResultForm

@@ -27,10 +27,11 @@ from club.api_base import (
     MoneyInputField,
     UsernameField,
     UsernameFilter,
+    choice_filter,
 )
 from club.auth import member
 from club.errors import Conflict, Forbidden, Invalid, NotFound
-from club.models import MatchResult, Player
+from club.models import MatchResult, Player, RatingKind
 from club.params import at_param
 from club.parties import CLUB, Party, party_name
 from club.settle_up import Transfer
@@ -88,6 +89,12 @@ class PlayerOutput(serializers.Serializer[dict[str, Any]]):
     display_name = serializers.CharField()
     rating = serializers.FloatField()
     experience = serializers.IntegerField()
+    tavli_rating = serializers.FloatField(
+        help_text=gettext_lazy("The tavli rating: the FIBS formula over rated tavli matches.")
+    )
+    tavli_experience = serializers.IntegerField(
+        help_text=gettext_lazy("The sum of the lengths of the rated tavli matches finished.")
+    )
     balance = MoneyField(
         allow_null=True,
         help_text=gettext_lazy(
@@ -104,6 +111,8 @@ def player_card(player: Player, request: Request) -> dict[str, Any]:
         "display_name": player.display_name,
         "rating": player.rating,
         "experience": player.experience,
+        "tavli_rating": player.tavli_rating,
+        "tavli_experience": player.tavli_experience,
         "balance": selectors.player_balance_shown(player=player, viewer=request.user),
     }
 
@@ -324,6 +333,13 @@ class ResultInput(InputSerializer):
         help_text=gettext_lazy("The match length in points, 1 to 64."),
     )
     rated = serializers.BooleanField(default=True)
+    rating_kind = serializers.ChoiceField(
+        choices=RatingKind.choices,
+        default=RatingKind.BACKGAMMON,
+        help_text=gettext_lazy(
+            'Which rating the result moves: "backgammon" (FIBS) or "tavli" (a tavli match).'
+        ),
+    )
     ended_by = serializers.ChoiceField(
         choices=MatchResult.EndedBy.choices,
         default=MatchResult.EndedBy.PLAYED,
@@ -344,6 +360,7 @@ class ResultOutput(serializers.Serializer[MatchResult]):
     loser = serializers.CharField(source="loser.username")
     length = serializers.IntegerField()
     rated = serializers.BooleanField()
+    rating_kind = serializers.CharField()
     ended_by = serializers.CharField()
     played_at = serializers.DateTimeField()
     rating_changes = serializers.SerializerMethodField()
@@ -402,6 +419,7 @@ class ResultCreateView(APIView):
             loser=selectors.player_get(username=values["loser"]),
             length=values["length"],
             rated=values["rated"],
+            rating_kind=values["rating_kind"],
             ended_by=values["ended_by"],
             played_at=values.get("played_at"),
             recorded_by=member(request.user),
@@ -427,11 +445,19 @@ class RatingHistoryEntryOutput(serializers.Serializer[Any]):
 class RatingsOutput(serializers.Serializer[dict[str, Any]]):
     rating = serializers.FloatField()
     experience = serializers.IntegerField()
-    history = RatingHistoryEntryOutput(many=True)
+    history = RatingHistoryEntryOutput(
+        many=True, help_text=gettext_lazy("The FIBS (backgammon) rating's changes.")
+    )
+    tavli_rating = serializers.FloatField()
+    tavli_experience = serializers.IntegerField()
+    tavli_history = RatingHistoryEntryOutput(
+        many=True, help_text=gettext_lazy("The tavli rating's changes.")
+    )
 
 
 class PlayerRatingsView(APIView):
-    """A player's rating, experience and every rating change, oldest first."""
+    """A player's two ratings (FIBS for backgammon, and tavli), their experience and
+    every change of each, oldest first."""
 
     @extend_schema(responses={200: RatingsOutput})
     def get(self, request: Request, username: str) -> Response:
@@ -440,6 +466,9 @@ class PlayerRatingsView(APIView):
             "rating": player.rating,
             "experience": player.experience,
             "history": selectors.rating_history(player=player),
+            "tavli_rating": player.tavli_rating,
+            "tavli_experience": player.tavli_experience,
+            "tavli_history": selectors.rating_history(player=player, kind=RatingKind.TAVLI),
         }
         return Response(RatingsOutput(body).data)
 
@@ -450,12 +479,28 @@ class LeaderboardEntryOutput(serializers.Serializer[Player]):
     display_name = serializers.CharField()
     rating = serializers.FloatField()
     experience = serializers.IntegerField()
+    tavli_rating = serializers.FloatField()
+    tavli_experience = serializers.IntegerField()
+
+
+class LeaderboardFilter(filters.FilterSet):
+    rating_kind = choice_filter(
+        choices=RatingKind.choices,
+        label=gettext_lazy('Ranked by this rating: "backgammon" (FIBS, the default) or "tavli".'),
+    )
+
+    def filter_queryset(self, queryset: QuerySet[Player]) -> QuerySet[Player]:
+        """The whole club ranked by the rating asked for (every player is listed)."""
+        kind = self.form.cleaned_data.get("rating_kind") or RatingKind.BACKGAMMON
+        return selectors.leaderboard(kind=kind)
 
 
 class LeaderboardView(generics.ListAPIView[Player]):
-    """Every player, best rating first."""
+    """Every player, best rating first: FIBS's, or the tavli rating's with
+    ``?rating_kind=tavli``."""
 
     serializer_class = LeaderboardEntryOutput
+    filterset_class = LeaderboardFilter
 
     def get_queryset(self) -> QuerySet[Player]:
         return selectors.leaderboard()

@@ -23,14 +23,17 @@ def _nice_bounds(low: float, high: float) -> tuple[float, float]:
     return float(low), float(high)
 
 
-def rating_chart_svg(ratings: list[float], *, first_label: str = "", last_label: str = "") -> str:
+def rating_chart_svg(
+    ratings: list[float], *, first_label: str = "", last_label: str = "", title: str = ""
+) -> str:
     """An SVG line chart of ``ratings`` (the rating before the first match, then after
     each match), with axes, the lowest and highest rating on the y axis and the match
-    numbers (with ``first_label``/``last_label``, typically dates) on the x axis.
+    numbers (with ``first_label``/``last_label``, typically dates) on the x axis;
+    ``title`` names the rating (default: "Rating history").
 
     The returned markup escapes every label, so it is safe to mark safe.
     """
-    title = _("Rating history")
+    title = title or _("Rating history")
     plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
     parts = [

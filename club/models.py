@@ -18,6 +18,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from club import money
 from club.ratings import START_EXPERIENCE, START_RATING
@@ -26,11 +27,20 @@ if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
 
+class RatingKind(models.TextChoices):
+    """Which rating a result moves: FIBS's for backgammon (its variants too), or the
+    tavli rating for the games of the Greek and Bulgarian table, whose skills differ."""
+
+    BACKGAMMON = "backgammon", pgettext_lazy("the rating", "backgammon")
+    TAVLI = "tavli", pgettext_lazy("the rating", "tavli")
+
+
 class Player(models.Model):
     """A club member: one Django user with the name the club knows them by.
 
-    ``rating`` and ``experience`` are FIBS ratings, changed only by
-    ``club.services.match_result_record`` and ``club.services.ratings_rebuild``.
+    ``rating`` and ``experience`` are FIBS ratings (backgammon), ``tavli_rating`` and
+    ``tavli_experience`` the same formula over tavli matches; all four are changed only
+    by ``club.services.match_result_record`` and ``club.services.ratings_rebuild``.
     """
 
     user = models.OneToOneField(
@@ -44,6 +54,12 @@ class Player(models.Model):
         default=START_EXPERIENCE,
         help_text=_("The sum of the lengths of the rated matches the player has finished."),
     )
+    tavli_rating = models.FloatField(_("tavli rating"), default=START_RATING)
+    tavli_experience = models.PositiveIntegerField(
+        _("tavli experience"),
+        default=START_EXPERIENCE,
+        help_text=_("The sum of the lengths of the rated tavli matches the player has finished."),
+    )
 
     class Meta:
         ordering = ["display_name"]
@@ -56,6 +72,19 @@ class Player(models.Model):
     @property
     def username(self) -> str:
         return self.user.get_username()
+
+    def rating_of(self, kind: str) -> tuple[float, int]:
+        """The player's rating and experience of that kind (``RatingKind``)."""
+        if kind == RatingKind.TAVLI:
+            return self.tavli_rating, self.tavli_experience
+        return self.rating, self.experience
+
+    def rating_set(self, kind: str, rating: float, experience: int) -> None:
+        """Set the rating and experience of that kind (in memory: the services save)."""
+        if kind == RatingKind.TAVLI:
+            self.tavli_rating, self.tavli_experience = rating, experience
+        else:
+            self.rating, self.experience = rating, experience
 
 
 # The ledger ---------------------------------------------------------------------------
@@ -327,6 +356,13 @@ class MatchResult(Recorded):
         _("length"), help_text=_("The match length in points (0: a money session).")
     )
     rated = models.BooleanField(_("rated"), default=True)
+    rating_kind = models.CharField(
+        _("rating"),
+        max_length=20,
+        choices=RatingKind.choices,
+        default=RatingKind.BACKGAMMON,
+        help_text=_("Which rating a rated result moves: backgammon's (FIBS) or the tavli one."),
+    )
     ended_by = models.CharField(
         _("ended by"), max_length=20, choices=EndedBy.choices, default=EndedBy.PLAYED
     )
@@ -361,7 +397,8 @@ class MatchResult(Recorded):
 
 
 class RatingChange(models.Model):
-    """One player's rating change caused by one rated result (the rating history).
+    """One player's rating change caused by one rated result (the rating history); the
+    result's ``rating_kind`` says which rating it moved.
 
     Derived data: ``ratings_rebuild`` deletes and recomputes all of them.
     """

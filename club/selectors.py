@@ -18,7 +18,7 @@ from django_stubs_ext import WithAnnotations
 from club import settle_up
 from club.auth import Viewer
 from club.errors import NotFound
-from club.models import Account, Leg, MatchResult, Player, RatingChange, Transaction
+from club.models import Account, Leg, MatchResult, Player, RatingChange, RatingKind, Transaction
 from club.parties import CLUB, Party
 
 ZERO = Decimal("0.00")
@@ -193,10 +193,16 @@ class Ranked(TypedDict):
     rank: int
 
 
-def leaderboard() -> QuerySet[WithAnnotations[Player, Ranked]]:
-    """Every player, best rating first (then the more experienced, then by name), each
-    with ``rank``: 1 for the best, counted over the whole club whatever page is read."""
-    order = [F("rating").desc(), F("experience").desc(), F("display_name").asc(), F("id").asc()]
+def leaderboard(*, kind: str = RatingKind.BACKGAMMON) -> QuerySet[WithAnnotations[Player, Ranked]]:
+    """Every player, best rating of ``kind`` first (then the more experienced, then by
+    name), each with ``rank``: 1 for the best, counted over the whole club whatever page
+    is read."""
+    rating, experience = (
+        ("tavli_rating", "tavli_experience")
+        if kind == RatingKind.TAVLI
+        else ("rating", "experience")
+    )
+    order = [F(rating).desc(), F(experience).desc(), F("display_name").asc(), F("id").asc()]
     return (
         Player.objects.select_related("user")
         .annotate(rank=Window(RowNumber(), order_by=order))
@@ -246,10 +252,11 @@ def player_results(*, player: Player, limit: int = 20) -> list[PlayerResult]:
     ]
 
 
-def rating_history(*, player: Player) -> QuerySet[RatingChange]:
-    """The player's rating changes, oldest first, with the results that caused them."""
+def rating_history(*, player: Player, kind: str = RatingKind.BACKGAMMON) -> QuerySet[RatingChange]:
+    """The player's changes of the rating of ``kind``, oldest first, with the results
+    that caused them."""
     return (
-        RatingChange.objects.filter(player=player)
+        RatingChange.objects.filter(player=player, result__rating_kind=kind)
         .select_related("result")
         .order_by("result_id", "id")
     )

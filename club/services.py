@@ -29,6 +29,7 @@ from club.models import (
     MatchResult,
     Player,
     RatingChange,
+    RatingKind,
     SourceKind,
     Transaction,
 )
@@ -41,6 +42,8 @@ MEMO_LENGTH = 200
 MAX_MATCH_LENGTH = 64
 # How far in the future a result may say it was played: the recorder's clock may be ahead.
 MAX_CLOCK_SKEW = timedelta(minutes=5)
+# A player's columns the rating services write: FIBS's and the tavli rating's.
+RATING_FIELDS = ["rating", "experience", "tavli_rating", "tavli_experience"]
 
 T = TypeVar("T")
 
@@ -321,6 +324,7 @@ def match_result_check(
     rated: bool,
     ended_by: str,
     played_at: datetime | None = None,
+    rating_kind: str = RatingKind.BACKGAMMON,
 ) -> None:
     """Check a result without recording it (``Invalid`` if it cannot be recorded)."""
     if winner.pk == loser.pk:
@@ -336,6 +340,8 @@ def match_result_check(
         raise Invalid(_("A money session is never rated."))
     if ended_by not in MatchResult.EndedBy.values:
         raise Invalid(_("%(how)s is not a way a match ends.") % {"how": ended_by})
+    if rating_kind not in RatingKind.values:
+        raise Invalid(_("%(kind)s is not a rating: backgammon or tavli.") % {"kind": rating_kind})
     if played_at is not None and played_at > timezone.now() + MAX_CLOCK_SKEW:
         raise Invalid(
             _("A result is recorded once the match is played: %(at)s is in the future.")
@@ -344,12 +350,16 @@ def match_result_check(
 
 
 def _rate(result: MatchResult, winner: Player, loser: Player) -> list[RatingChange]:
-    """Apply one rated result to the two (locked, in-memory) players; the history rows."""
+    """Apply one rated result to the rating of its kind of the two (locked, in-memory)
+    players; the history rows."""
+    kind = result.rating_kind
+    winner_rating, winner_experience = winner.rating_of(kind)
+    loser_rating, loser_experience = loser.rating_of(kind)
     update = ratings.rate_match(
-        winner_rating=winner.rating,
-        winner_experience=winner.experience,
-        loser_rating=loser.rating,
-        loser_experience=loser.experience,
+        winner_rating=winner_rating,
+        winner_experience=winner_experience,
+        loser_rating=loser_rating,
+        loser_experience=loser_experience,
         length=result.length,
     )
     sides = (
@@ -364,19 +374,20 @@ def _rate(result: MatchResult, winner: Player, loser: Player) -> list[RatingChan
     )
     changes = []
     for player, change, rating_after, k, experience_after in sides:
+        rating_before, experience_before = player.rating_of(kind)
         changes.append(
             RatingChange(
                 result=result,
                 player=player,
-                rating_before=player.rating,
+                rating_before=rating_before,
                 change=change,
                 rating_after=rating_after,
                 k=k,
-                experience_before=player.experience,
+                experience_before=experience_before,
                 experience_after=experience_after,
             )
         )
-        player.rating, player.experience = rating_after, experience_after
+        player.rating_set(kind, rating_after, experience_after)
     return changes
 
 
@@ -391,8 +402,10 @@ def match_result_record(
     source: models.Model | None = None,
     played_at: datetime | None = None,
     recorded_by: User | None = None,
+    rating_kind: str = RatingKind.BACKGAMMON,
 ) -> MatchResult:
-    """Record a finished match and, if rated, apply its FIBS rating change at once.
+    """Record a finished match and, if rated, apply its rating change at once: to the
+    FIBS rating (``rating_kind`` ``"backgammon"``) or to the tavli rating (``"tavli"``).
 
     A match lost on time (``"timeout"``) or by abandonment (``"abandoned"``) is recorded
     with the player who lost it as ``loser``: it counts as an ordinary loss. Unrated
@@ -407,6 +420,7 @@ def match_result_record(
         rated=rated,
         ended_by=ended_by,
         played_at=played_at,
+        rating_kind=rating_kind,
     )
     source_type, source_id = _source_link(source)
     if (
@@ -429,6 +443,7 @@ def match_result_record(
                 loser=loser_row,
                 length=length,
                 rated=rated,
+                rating_kind=rating_kind,
                 ended_by=ended_by,
                 played_at=played_at or timezone.now(),
                 recorded_by=recorded_by,
@@ -440,10 +455,11 @@ def match_result_record(
     if rated:
         RatingChange.objects.bulk_create(_rate(result, winner_row, loser_row))
         for row in (winner_row, loser_row):
-            row.save(update_fields=["rating", "experience"])
+            row.save(update_fields=RATING_FIELDS)
     # The caller's objects show the new numbers too.
     for given, row in ((winner, winner_row), (loser, loser_row)):
-        given.rating, given.experience = row.rating, row.experience
+        for field in RATING_FIELDS:
+            setattr(given, field, getattr(row, field))
     return result
 
 
@@ -461,7 +477,8 @@ def ratings_rebuild(
     results to show progress. Returns how many rated results were replayed."""
     players = {player.pk: player for player in Player.objects.select_for_update().order_by("pk")}
     for player in players.values():
-        player.rating, player.experience = ratings.START_RATING, ratings.START_EXPERIENCE
+        for kind in RatingKind.values:
+            player.rating_set(kind, ratings.START_RATING, ratings.START_EXPERIENCE)
     RatingChange.objects.all().delete()
     results = MatchResult.objects.filter(rated=True).order_by("id")
     total = results.count()
@@ -469,7 +486,7 @@ def ratings_rebuild(
     for result in progress(results.iterator(chunk_size=1000), total):
         changes += _rate(result, players[result.winner_id], players[result.loser_id])
     RatingChange.objects.bulk_create(changes, batch_size=1000)
-    Player.objects.bulk_update(list(players.values()), ["rating", "experience"], batch_size=500)
+    Player.objects.bulk_update(list(players.values()), RATING_FIELDS, batch_size=500)
     return total
 
 

@@ -258,6 +258,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 30.0,
         "options": {"expires": 30.0},
     },
+    # Tournament rounds whose deadline passed while its task was lost.
+    "tournaments-deadlines": {
+        "task": "tournaments.deadlines",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
 }
 # The queue the timeout tasks of matches and chouettes go to, which the clock worker
 # alone takes (``manage.py runclub``), so a timeout never waits behind another task.
@@ -265,6 +271,8 @@ MATCHES_TIMEOUT_QUEUE: str | None = "timeouts"
 # A worker reserves one task a thread or process: a timeout due now is never held in
 # the buffer of one busy with another (the ETA tasks wait in the worker's timer).
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The queue the tournaments' round deadline tasks go to (None: Celery's default queue).
+TOURNAMENTS_DEADLINE_QUEUE: str | None = None
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 

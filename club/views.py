@@ -30,7 +30,7 @@ from club import health, money, selectors, services
 from club.auth import member
 from club.charts import rating_chart_svg
 from club.errors import Invalid, NotFound, ServiceError
-from club.models import Player
+from club.models import Player, RatingKind
 from club.params import at_param
 from club.parties import party_label, party_name
 
@@ -73,30 +73,41 @@ def _short_date(moment: datetime) -> str:
 
 
 def players(request: HttpRequest) -> HttpResponse:
-    """The leaderboard: every player, best rating first."""
-    ranked = [(player.rank, player) for player in selectors.leaderboard()]
-    return render(request, "club/players.html", {"players": ranked})
+    """The leaderboard: every player, best FIBS rating first, or best tavli rating with
+    ``?rating_kind=tavli`` (anything else shows FIBS's)."""
+    tavli = request.GET.get("rating_kind") == RatingKind.TAVLI
+    kind = RatingKind.TAVLI if tavli else RatingKind.BACKGAMMON
+    ranked = [(player.rank, player) for player in selectors.leaderboard(kind=kind)]
+    return render(request, "club/players.html", {"players": ranked, "tavli": tavli})
 
 
-def player(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's page: rating, experience, rating chart, recent results and, for the
-    player and staff, the balance."""
-    shown = _player_or_404(username)
-    history = list(selectors.rating_history(player=shown))
-    ratings = [history[0].rating_before if history else shown.rating]
+def _rating_chart(shown: Player, kind: str, title: str) -> str:
+    """The SVG chart of one of the player's ratings (its labels escaped)."""
+    history = list(selectors.rating_history(player=shown, kind=kind))
+    ratings = [history[0].rating_before if history else shown.rating_of(kind)[0]]
     ratings += [change.rating_after for change in history]
-    chart = rating_chart_svg(
+    return rating_chart_svg(
         ratings,
         first_label=_short_date(history[0].result.played_at) if history else "",
         last_label=_short_date(history[-1].result.played_at) if history else "",
+        title=title,
     )
+
+
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's page: both ratings (FIBS and tavli) with their experience and charts,
+    recent results and, for the player and staff, the balance."""
+    shown = _player_or_404(username)
+    chart = _rating_chart(shown, RatingKind.BACKGAMMON, _("FIBS rating history (backgammon)"))
+    tavli_chart = _rating_chart(shown, RatingKind.TAVLI, _("Tavli rating history"))
     return render(
         request,
         "club/player.html",
         {
             "shown": shown,
-            # The chart escapes every label it draws.
+            # The charts escape every label they draw.
             "chart": mark_safe(chart),
+            "tavli_chart": mark_safe(tavli_chart),
             "results": selectors.player_results(player=shown, limit=20),
             "balance": selectors.player_balance_shown(player=shown, viewer=request.user),
         },

@@ -137,8 +137,9 @@ class MatchCreateInput(InputSerializer):
     rated = serializers.BooleanField(
         required=False,
         help_text=gettext_lazy(
-            "Default: true for a match, false for a money session (which is never rated) "
-            "and for the tavli games (FIBS ratings are for backgammon)."
+            "Default: true for a match, false for a money session (which is never rated). "
+            "A rated match of the tavli games moves the tavli rating, any other the FIBS "
+            "rating."
         ),
     )
     clock = ClockField(required=False, default="none")
@@ -515,13 +516,7 @@ class MatchCreateView(APIView):
             creator=_player(member(request.user)),
             opponent=None if opponent is None else club_selectors.player_get(username=opponent),
             length=values["length"],
-            rated=values.get(
-                "rated",
-                values["length"] > 0
-                and not services.plays_tavli(
-                    options=values.get("options"), tavli=values.get("tavli")
-                ),
-            ),
+            rated=values.get("rated", values["length"] > 0),
             clock=values["clock"],
             stake=values.get("stake"),
             options=values.get("options"),
@@ -735,12 +730,40 @@ class MatchExportView(APIView):
         match = _match_get(pk=pk)
         if selectors.match_is_tavli(match):
             raise Conflict(
-                _("The .mat format holds backgammon only: a match of the tavli games has no .mat.")
+                _(
+                    "The .mat format holds backgammon only: a match of the tavli games has "
+                    "its own record, at export.txt."
+                )
             )
         response = HttpResponse(
             selectors.match_export_mat(match), content_type="text/plain; charset=utf-8"
         )
         response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.mat"'
+        return response
+
+
+class MatchTavliRecordView(APIView):
+    """A match of the tavli games as the project's own text record (docs/tavli.md): a
+    header (players, length, order, the score after each game) and each game's moves,
+    which replay through the rules core; a backgammon match has its .mat instead (409)."""
+
+    raises = (NotFound, Conflict)
+
+    @extend_schema(
+        responses={
+            (200, "text/plain"): OpenApiResponse(
+                OpenApiTypes.STR, description=gettext_lazy("The tavli record, a .txt file.")
+            )
+        }
+    )
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        match = _match_get(pk=pk)
+        if not selectors.match_is_tavli(match):
+            raise Conflict(_("A backgammon match's record is its .mat file, at export.mat."))
+        response = HttpResponse(
+            selectors.match_export_tavli_record(match), content_type="text/plain; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'attachment; filename="match-{match.pk}-tavli.txt"'
         return response
 
 

@@ -16,7 +16,8 @@ from backgammon.matfile import MatchRecord, export_mat
 from backgammon.notation import format_play
 from backgammon.position import Position
 from backgammon.tavli.board import TavliBoard
-from club.models import Player
+from backgammon.tavli.record import export_match_record
+from club.models import Player, RatingKind
 from matches import clocks
 from matches.models import Action, Match, PlaySettings, Table
 
@@ -57,6 +58,13 @@ def match_is_tavli(match: Match) -> bool:
     """A tavli match, or a match or session of one tavli game (no gnubg ID or .mat)."""
     state = match_state(match)
     return state.tavli is not None or state.options.variant.rules is not None
+
+
+def match_rating_kind(match: Match) -> str:
+    """The rating a rated match moves: the tavli rating for a tavli match and for any
+    tavli game played as a match of its own (plakoto to 5), FIBS's for backgammon and
+    its variants (nackgammon...)."""
+    return RatingKind.TAVLI if match_is_tavli(match) else RatingKind.BACKGAMMON
 
 
 def table_game(table: Table) -> Game | None:
@@ -253,6 +261,19 @@ def match_record(match: Match) -> MatchRecord:
 def match_export_mat(match: Match) -> str:
     """The match in ``.mat`` format (GNU Backgammon and eXtreme Gammon import it)."""
     return export_mat(match_record(match))
+
+
+def match_export_tavli_record(match: Match) -> str:
+    """A match of the tavli games as the core's text record (docs/tavli.md): the header
+    (players, length, order, the score after each game) and every game's record."""
+    names = tuple(players(match))
+    stored = MatchState.from_dict(match.state)
+    start = MatchState(length=match.length, options=stored.options, tavli=stored.tavli)
+    return export_match_record(
+        players=(names[0], names[1] if len(names) > 1 else ""),
+        start=start,
+        games=match_games(match),
+    )
 
 
 def match_rolls(match: Match) -> list[list[int]]:

@@ -158,8 +158,8 @@ def _state(options: Mapping[str, Any] | None, *, length: int, tavli: str | None)
 
 
 def plays_tavli(*, options: Mapping[str, Any] | None, tavli: str | None) -> bool:
-    """A match of the tavli games: a tavli match, or one tavli game alone (unrated: FIBS
-    ratings are for backgammon)."""
+    """A match of the tavli games: a tavli match, or one tavli game alone (rated, it
+    moves the tavli rating: FIBS ratings are for backgammon)."""
     variant = (options or {}).get("variant", "standard")
     return tavli is not None or (
         variant in VARIANTS and Variants.by_name(variant).rules is not None
@@ -220,13 +220,6 @@ def match_create(
     except ValueError as exc:
         raise Invalid(str(exc)) from None
     state = _state(options, length=length, tavli=tavli)
-    if rated and state.next_variant.rules is not None:
-        raise Invalid(
-            _(
-                "FIBS ratings are for backgammon: a match of the tavli games is unrated "
-                "until the club has a tavli rating."
-            )
-        )
     server_seed = core_dice.new_server_seed()
     table = Table.objects.create(delay=spec.delay, on_timeout=on_timeout)
     match = Match.objects.create(
@@ -315,6 +308,27 @@ def match_decline(*, match: Match, player: Player) -> Match:
     match.status = Match.Status.DECLINED
     match.finished_at = work.now
     table.status = Table.Status.CLOSED
+    _save(work)
+    return match
+
+
+@transaction.atomic
+def match_call_off(*, match: Match) -> Match:
+    """Call off a match nobody has acted in yet (its log holds only the first game's
+    opening roll): closed without a result, no rating moved, like a declined invitation
+    (a tournament director moving a pairing to a real board). Raises ``Conflict`` once
+    a player has acted, or when the match is not being played."""
+    match, table = _locked(match)
+    if match.status != Match.Status.PLAYING:
+        raise Conflict(_("That match is not being played."))
+    acted = Action.objects.filter(table=table).exclude(kind=Action.START).exists()
+    if table.game_number > 1 or acted:
+        raise Conflict(_("That match has begun: it can no longer be called off."))
+    work = _Work(match=match, table=table, now=clock_now())
+    match.status = Match.Status.DECLINED
+    match.finished_at = work.now
+    table.status = Table.Status.CLOSED
+    table.clock_started = None
     _save(work)
     return match
 
@@ -859,6 +873,7 @@ def _finish(work: _Work, *, ended_by: str, loser: int | None = None) -> None:
         loser=work.players[1 - winner],
         length=match.length,
         rated=match.rated,
+        rating_kind=selectors.match_rating_kind(match),
         ended_by=ended_by,
         source=match,
         played_at=work.now,

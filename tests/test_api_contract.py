@@ -52,13 +52,13 @@ def _a_match_that_can_be(body: dict[str, Any]) -> bool:
     money_session = body.get("length") == 0
     options = body.get("options") or {}
     tavli = matches_services.plays_tavli(options=options, tavli=body.get("tavli"))
-    rated = body.get("rated", not money_session and not tavli)
+    rated = body.get("rated", not money_session)
     clock = body.get("clock")
     return (
         # docs/matches.md, tests/matches/test_api_tavli.py: a tavli match takes no variant;
-        # the tavli games have no cube, no backgammons and no FIBS rating.
+        # the tavli games have no cube and no backgammons (their own rating: docs/ratings.md).
         not ("tavli" in body and "variant" in options)
-        and not (tavli and (rated or options.get("backgammon_value", 3) != 3))
+        and not (tavli and options.get("backgammon_value", 3) != 3)
         and not (tavli and any(options.get(name) for name in MONEY_ONLY_OPTIONS))
         and ("stake" in body) == money_session
         and not (money_session and rated)
@@ -73,7 +73,18 @@ MONEY_ONLY_OPTIONS = ("jacoby", "beavers", "automatic_doubles")
 
 def _online_options(body: dict[str, Any]) -> bool:
     options = body.get("options") or {}
-    return options.get("turn_time") is not None or options.get("consulting", "full") != "full"
+    return (
+        options.get("turn_time") is not None
+        or options.get("consulting", "full") != "full"
+        or bool(options.get("same_action"))
+        or bool(options.get("automatic_doubles"))
+        or options.get("cube_max") is not None
+    )
+
+
+def _same_action_with_multiple_cubes(body: dict[str, Any]) -> bool:
+    options = body.get("options") or {}
+    return not options.get("same_action") or options.get("cube") == "multiple"
 
 
 # Rules that tie a field to another field, or to the clock, are more than a schema can
@@ -87,11 +98,14 @@ CROSS_FIELD_RULES: dict[tuple[str, str], Callable[[dict[str, Any]], bool]] = {
     ("POST", "/api/ledger/payments/"): lambda body: body.get("payer") != body.get("payee"),
     ("POST", "/api/matches/"): _a_match_that_can_be,
     # tests/chouette/test_api.py: the players are different people, an order is them;
-    # tests/chouette/test_services.py: the clock and consulting are online options.
+    # tests/chouette/test_services.py: the clock and consulting are online options;
+    # tests/chouette/test_online_options.py: so are the cube options, and H9 needs
+    # multiple cubes.
     ("POST", "/api/chouettes/"): lambda body: (
         len(set(body.get("players", []))) == len(body.get("players", []))
         and sorted(body.get("order", body.get("players", []))) == sorted(body.get("players", []))
         and (body.get("mode") == "online" or not _online_options(body))
+        and _same_action_with_multiple_cubes(body)
     ),
 }
 

@@ -6,6 +6,8 @@
   shows the draw as the players see it (bracket or standings) and links each round.
 - **Rounds**: a round's page lists its pairings; choose each winner and save. When the
   last result of a round is in, the next round is drawn and the director is taken to it.
+  The round's deadline is edited there too; the list filters the overdue rounds.
+- **Entries**: the action "buy back" (a knocked-out player pays to play the last chance).
 
 Refusals (drawing twice, a result for a finished pairing, paying out an unfinished
 tournament...) come back as error messages, and nothing is changed.
@@ -32,7 +34,11 @@ from django.views.decorators.http import require_POST
 
 from club.auth import member
 from club.errors import ServiceError
-from tournaments import selectors, services
+from tournaments import (
+    pairing_admin,  # noqa: F401  # registers the pairings' list (mixed play)
+    selectors,
+    services,
+)
 from tournaments.models import Entry, Pairing, Round, Tournament
 
 
@@ -140,6 +146,10 @@ STEPS: dict[str, tuple[Step, Any]] = {
         lambda tournament, request: services.tournament_start(tournament=tournament),
         gettext_lazy("%(name)s is drawn: round 1 has started."),
     ),
+    "next_round": (
+        lambda tournament, request: services.round_start_next(tournament=tournament),
+        gettext_lazy("%(name)s: the next round has started, buy-backs are closed."),
+    ),
     "finish": (
         lambda tournament, request: services.tournament_finish(
             tournament=tournament, recorded_by=member(request.user)
@@ -167,16 +177,34 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
                     "format",
                     "status",
                     "seeding",
-                    "match_lengths",
                     "rated",
                     "online",
+                ]
+            },
+        ),
+        (
+            gettext_lazy("Rounds"),
+            {
+                "fields": [
+                    "match_lengths",
                     "clock",
+                    "round_clocks",
+                    "round_deadline_hours",
+                    "deadline_rule",
                 ]
             },
         ),
         (
             gettext_lazy("Money"),
-            {"fields": ["entry_fee", "house_cut_percent", "payout_table", "pool_shown"]},
+            {
+                "fields": [
+                    "entry_fee",
+                    "buy_back_fee",
+                    "house_cut_percent",
+                    "payout_table",
+                    "pool_shown",
+                ]
+            },
         ),
         (
             gettext_lazy("Format options"),
@@ -224,6 +252,9 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> list[str]:
         shown = ["status", "pool_shown", "draw_commitment", "draw_seed_shown", "draw"]
+        if obj is not None and obj.status == Tournament.Status.RUNNING:
+            fixed = [name for name in services.OPTION_FIELDS if name not in services.ROUND_FIELDS]
+            return [*fixed, *shown]
         if not _editable(obj):
             return [*services.OPTION_FIELDS, *shown]
         if obj is not None and obj.entries.exists():
@@ -325,7 +356,11 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     ) -> HttpResponse:
         if obj is not None:
             context["steps"] = self._steps_for(obj)
-            context["current_round"] = obj.rounds.order_by("-number").first()
+            current = obj.rounds.order_by("-number").first()
+            context["current_round"] = current
+            context["overdue_count"] = (
+                len(selectors.round_overdue_pairings(played=current)) if current else 0
+            )
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     @staticmethod
@@ -335,6 +370,8 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
         if obj.status == Tournament.Status.OPEN:
             return [("start", _("Close registration, draw and start round 1"))]
         if obj.status == Tournament.Status.RUNNING:
+            if obj.buy_backs and obj.state is not None and services.state_of(obj).next_round_ready:
+                return [("next_round", _("Close buy-backs and start the last chance"))]
             return [("finish", _("Finish and pay out"))]
         return []
 
@@ -390,7 +427,7 @@ class PairingInline(admin.TabularInline[Pairing, Round]):
     @admin.display(description=gettext_lazy("online match"))
     def match_shown(self, obj: Pairing) -> str:
         if obj.match_id is None:
-            return "-"
+            return "-" if obj.bye or obj.winner_id is not None else _("on a board")
         return format_html(
             '<a href="{}">{}</a>',
             reverse("play-match", args=[obj.match_id]),
@@ -399,14 +436,46 @@ class PairingInline(admin.TabularInline[Pairing, Round]):
         )
 
 
+class OverdueFilter(admin.SimpleListFilter):
+    """Rounds whose deadline has passed with pairings still waiting for a result."""
+
+    title = gettext_lazy("deadline")
+    parameter_name = "overdue"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [("yes", gettext_lazy("overdue"))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() != "yes":
+            return queryset
+        return queryset.filter(pk__in=selectors.rounds_overdue().values("pk"))
+
+
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin[Round]):
-    """A round's page: its pairings, each winner chosen and saved."""
+    """A round's page: its pairings, each winner chosen and saved; its deadline."""
 
-    list_display = ["__str__", "tournament", "number", "length", "waiting"]
-    list_filter = ["tournament__status", "tournament"]
-    fields = ("tournament", "number", "length", "started_at")
-    readonly_fields = ("tournament", "number", "length", "started_at")
+    list_display = ["__str__", "tournament", "number", "length", "clock", "deadline", "waiting"]
+    list_filter = [OverdueFilter, "tournament__status", "tournament"]
+    fields = (
+        "tournament",
+        "number",
+        "length",
+        "clock",
+        "started_at",
+        "deadline",
+        "deadline_applied_at",
+        "overdue_pairings",
+    )
+    readonly_fields = (
+        "tournament",
+        "number",
+        "length",
+        "clock",
+        "started_at",
+        "deadline_applied_at",
+        "overdue_pairings",
+    )
     inlines = [PairingInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Round]:
@@ -427,8 +496,19 @@ class RoundAdmin(admin.ModelAdmin[Round]):
     def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
+    @admin.display(description=gettext_lazy("overdue pairings"))
+    def overdue_pairings(self, obj: Round) -> str:
+        overdue = selectors.round_overdue_pairings(played=obj)
+        return ", ".join(str(pairing) for pairing in overdue) or "-"
+
     def save_model(self, request: HttpRequest, obj: Round, form: Any, change: bool) -> None:
-        """A round has nothing of its own to change: its results are its pairings'."""
+        """A round's own field is its deadline (its results are its pairings')."""
+        if "deadline" not in form.changed_data:
+            return
+        try:
+            services.round_deadline_set(played=obj, deadline=form.cleaned_data["deadline"])
+        except ServiceError as error:
+            self.message_user(request, str(error.message), messages.ERROR)
 
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
         _saved_by_services(formset)
@@ -462,6 +542,19 @@ class RoundAdmin(admin.ModelAdmin[Round]):
             return HttpResponseRedirect(
                 reverse("admin:tournaments_round_change", args=[following.pk])
             )
+        if tournament.buy_backs and services.state_of(tournament).next_round_ready:
+            self.message_user(
+                request,
+                _(
+                    "Round %(done)s is complete: buy-backs are open until you start the "
+                    "last chance on %(name)s's page."
+                )
+                % {"done": obj.number, "name": tournament.name},
+                messages.SUCCESS,
+            )
+            return HttpResponseRedirect(
+                reverse("admin:tournaments_tournament_change", args=[tournament.pk])
+            )
         if tournament.state is not None and services.state_of(tournament).complete:
             self.message_user(
                 request,
@@ -473,3 +566,60 @@ class RoundAdmin(admin.ModelAdmin[Round]):
                 reverse("admin:tournaments_tournament_change", args=[tournament.pk])
             )
         return super().response_change(request, obj)
+
+
+# Entries and buy-backs ----------------------------------------------------------------
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin[Entry]):
+    """Every entry, by tournament; the action buys a knocked-out player into the last
+    chance (entries are added and withdrawn on the tournament's page)."""
+
+    list_display = ["player", "tournament", "seed", "paid_shown", "bought_back_shown"]
+    list_filter = ["tournament"]
+    search_fields = ["player__user__username", "tournament__name"]
+    list_select_related = ["player__user", "tournament"]
+    fields = readonly_fields = (
+        "tournament",
+        "player",
+        "seed",
+        "rating",
+        "fee_transaction",
+        "buy_back_transaction",
+    )
+    actions = ["buy_back"]
+
+    @admin.display(description=gettext_lazy("fee paid"), boolean=True)
+    def paid_shown(self, obj: Entry) -> bool:
+        return obj.paid
+
+    @admin.display(description=gettext_lazy("bought back"), boolean=True)
+    def bought_back_shown(self, obj: Entry) -> bool:
+        return obj.bought_back
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    @admin.action(description=gettext_lazy("Buy back into the last chance"))
+    def buy_back(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
+        by = member(request.user)
+        for entry in queryset.select_related("player", "tournament"):
+            try:
+                services.entry_buy_back(entry=entry, recorded_by=by)
+            except ServiceError as error:
+                self.message_user(request, str(error.message), messages.ERROR)
+            else:
+                self.message_user(
+                    request,
+                    _("%(player)s has bought back into %(name)s (%(fee)s).")
+                    % {
+                        "player": entry.player,
+                        "name": entry.tournament.name,
+                        "fee": entry.tournament.buy_back_fee,
+                    },
+                    messages.SUCCESS,
+                )

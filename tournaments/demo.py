@@ -69,8 +69,9 @@ def load_demo(*, out: TextIO) -> None:
             name=RUNNING,
             format="swiss",
             swiss_rounds=3,
+            round_deadline_hours=72,
             entry_fee=Decimal("5.00"),
             payout_table={"unit": "percent", "places": {"main": {"1": "60", "2": "40"}}},
         )
         _results(swiss, rounds=1)
-        out.write(f"Tournament {RUNNING!r}: round 2 of 3 being played.\n")
+        out.write(f"Tournament {RUNNING!r}: round 2 of 3 being played, 72 hours a round.\n")

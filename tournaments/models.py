@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from club import money
@@ -25,6 +26,12 @@ from matches.models import Match
 from tournaments.formats import Format
 
 LENGTHS_PATTERN = r"^\s*[1-9][0-9]?(\s*,\s*[1-9][0-9]?)*\s*$"
+CLOCKS_PATTERN = r"^\s*([a-z]+(\s*,\s*[a-z]+)*)?\s*$"
+
+
+def by_round(values: list[str], number: int) -> str:
+    """Round ``number``'s value of a list by round: the last one holds for every later round."""
+    return values[min(number, len(values)) - 1]
 
 
 def default_payout_table() -> dict[str, Any]:
@@ -48,6 +55,14 @@ class Clock(models.TextChoices):
     STANDARD = "standard", _("standard: 12 s a move, 2 minutes a point")
     BLITZ = "blitz", _("blitz: 8 s a move, 20 s a point")
     CORRESPONDENCE = "correspondence", _("correspondence: 48 hours a move")
+
+
+class DeadlineRule(models.TextChoices):
+    """What a round's deadline does to the pairings still unfinished when it passes."""
+
+    LIST = "list", _("list them for the director")
+    FORFEIT = "forfeit", _("the side that did not play forfeits")
+    LEADER = "leader", _("the leader in the match wins")
 
 
 class Tournament(models.Model):
@@ -108,12 +123,57 @@ class Tournament(models.Model):
         default=Clock.NONE,
         help_text=_("The clock of the online matches."),
     )
+    round_clocks = models.CharField(
+        _("clock per round"),
+        max_length=200,
+        blank=True,
+        default="",
+        validators=[
+            RegexValidator(CLOCKS_PATTERN, _("Clocks per round, like standard, standard, blitz."))
+        ],
+        help_text=_(
+            "The clock of round 1, round 2... (none, standard, blitz, correspondence), "
+            "separated by commas; the last one is kept for every later round. Empty: the "
+            "clock above for every round."
+        ),
+    )
+    round_deadline_hours = models.PositiveSmallIntegerField(
+        _("hours per round"),
+        default=0,
+        validators=[MaxValueValidator(24 * 60)],
+        help_text=_(
+            "Each round's deadline, this many hours after it starts (0: no deadline). "
+            "The director can move a round's deadline on its page."
+        ),
+    )
+    deadline_rule = models.CharField(
+        _("when a deadline passes"),
+        max_length=20,
+        choices=DeadlineRule.choices,
+        default=DeadlineRule.LIST,
+        help_text=_(
+            "List: the unfinished pairings are only listed as overdue. Forfeit: the side "
+            "that made fewer moves loses (equal: the better seed wins). Leader: the "
+            "player ahead in the match wins (level: as forfeit)."
+        ),
+    )
     entry_fee = models.DecimalField(
         _("entry fee"),
         max_digits=money.LEG_DIGITS,
         decimal_places=money.PLACES,
         default=Decimal("0.00"),
         validators=[MinValueValidator(Decimal("0.00")), MaxValueValidator(money.MAX_PAYMENT)],
+    )
+    buy_back_fee = models.DecimalField(
+        _("buy-back fee"),
+        max_digits=money.LEG_DIGITS,
+        decimal_places=money.PLACES,
+        default=Decimal("0.00"),
+        validators=[MinValueValidator(Decimal("0.00")), MaxValueValidator(money.MAX_PAYMENT)],
+        help_text=_(
+            "Single elimination with a last chance: a player knocked out before it pays "
+            "this to play in the last chance (0: everyone out plays in it for free)."
+        ),
     )
     house_cut_percent = models.DecimalField(
         _("house cut (%)"),
@@ -204,8 +264,21 @@ class Tournament(models.Model):
         return [int(part) for part in self.match_lengths.split(",")]
 
     def length_of_round(self, number: int) -> int:
-        lengths = self.lengths
-        return lengths[min(number, len(lengths)) - 1]
+        return int(by_round(self.match_lengths.split(","), number))
+
+    @property
+    def clocks(self) -> list[str]:
+        return [part.strip() for part in self.round_clocks.split(",") if part.strip()]
+
+    def clock_of_round(self, number: int) -> str:
+        """The clock round ``number``'s online matches start with."""
+        clocks = self.clocks
+        return by_round(clocks, number) if clocks else self.clock
+
+    @property
+    def buy_backs(self) -> bool:
+        """Knocked-out players pay the buy-back fee to play in the last chance."""
+        return self.buy_back_fee > 0
 
     def clean(self) -> None:
         if self.format == Format.SWISS and self.swiss_rounds < 1:
@@ -238,6 +311,15 @@ class Entry(models.Model):
         related_name="+",
         verbose_name=_("entry fee posting"),
     )
+    buy_back_transaction = models.OneToOneField(
+        Transaction,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+        verbose_name=_("buy-back posting"),
+    )
     entered_at = models.DateTimeField(_("entered"), auto_now_add=True)
 
     class Meta:
@@ -263,6 +345,10 @@ class Entry(models.Model):
         """The entry fee is in the books (a free tournament's entries have nothing to pay)."""
         return self.fee_transaction_id is not None or self.tournament.entry_fee == 0
 
+    @property
+    def bought_back(self) -> bool:
+        return self.buy_back_transaction_id is not None
+
 
 class Round(models.Model):
     """A round of the tournament: every pairing in it can be played at once."""
@@ -272,7 +358,19 @@ class Round(models.Model):
     )
     number = models.PositiveSmallIntegerField(_("round"))
     length = models.PositiveSmallIntegerField(_("match length"))
-    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    clock = models.CharField(
+        _("clock"), max_length=20, choices=Clock.choices, default=Clock.NONE, editable=False
+    )
+    started_at = models.DateTimeField(_("started"), default=timezone.now, editable=False)
+    deadline = models.DateTimeField(
+        _("deadline"),
+        null=True,
+        blank=True,
+        help_text=_("When it passes, the unfinished pairings are overdue (empty: no deadline)."),
+    )
+    deadline_applied_at = models.DateTimeField(
+        _("deadline applied"), null=True, blank=True, editable=False
+    )
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -300,6 +398,7 @@ class Pairing(models.Model):
 
     class Source(models.TextChoices):
         BYE = "bye", _("bye")
+        WALKOVER = "walkover", _("walkover (no buy-back)")
         OVER_THE_BOARD = "over_the_board", _("over the board")
         ONLINE = "online", _("online")
 

@@ -10,6 +10,8 @@ from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Prefetch, QuerySet, Sum
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -185,9 +187,15 @@ def tournament_draw(*, tournament: Tournament) -> dict[str, Any]:
     if tournament.state is not None and tournament.format in ELIMINATIONS:
         names = {str(entry.pk): entry.player.display_name for entry in tournament.entries.all()}
         state = formats.Tournament.from_dict(tournament.state)
+        watched = {
+            pairing.key: reverse("play-match", args=[pairing.match_id])
+            for played in tournament.rounds.all()
+            for pairing in played.pairings.all()
+            if pairing.match_id is not None and pairing.winner_id is None
+        }
         brackets = [
             (BRACKET_TITLES[drawing.bracket], drawing)
-            for drawing in bracket.draw_brackets(state.fixtures(), names, _source_labels())
+            for drawing in bracket.draw_brackets(state.fixtures(), names, _source_labels(), watched)
         ]
     return {
         "tournament": tournament,
@@ -205,3 +213,23 @@ def tournament_versions(keys: Collection[str]) -> dict[str, int]:
     ids = {int(key): key for key in keys if key.isascii() and key.isdigit() and len(key) < 19}
     rows = Tournament.objects.filter(pk__in=list(ids)).values_list("pk", "version")
     return {ids[pk]: version for pk, version in rows}
+
+
+def rounds_overdue() -> QuerySet[Round]:
+    """Rounds whose deadline has passed with a pairing still waiting for its result."""
+    return Round.objects.filter(
+        deadline__lte=timezone.now(),
+        pairings__winner__isnull=True,
+        tournament__status=Tournament.Status.RUNNING,
+    ).distinct()
+
+
+def round_overdue_pairings(*, played: Round) -> list[Pairing]:
+    """The round's pairings still waiting for a result once its deadline has passed."""
+    if played.deadline is None or played.deadline > timezone.now():
+        return []
+    return list(
+        played.pairings.filter(winner__isnull=True)
+        .select_related("first__player", "second__player")
+        .order_by("bracket", "position")
+    )

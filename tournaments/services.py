@@ -13,19 +13,26 @@ The life of a tournament: ``tournament_create`` (draft) → ``tournament_open``
 (registration open; entries can be added in the draft too) → ``entry_add`` /
 ``entry_withdraw`` / ``entry_seed_set`` → ``tournament_start`` (draw, round 1) →
 ``pairing_result_record`` for each match (the next round starts by itself once a round
-is complete) → ``tournament_finish`` (payouts).
+is complete, but the last chance of a tournament with buy-backs: ``entry_buy_back``,
+then ``round_start_next``) → ``tournament_finish`` (payouts). A round's deadline
+(``round_deadline_set``) is applied once by ``round_deadline_apply``, from its Celery
+task or beat's sweep ``rounds_deadline_sweep``.
 """
 
 import logging
 import random
 import secrets
 from collections import defaultdict
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from celery import current_app
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction as db_transaction
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -35,13 +42,19 @@ from club.errors import Conflict, Invalid, ServiceError
 from club.models import Account, MatchResult, Player, SourceKind, Transaction
 from club.services import LegSpec
 from matches import services as matches_services
-from matches.models import Match
+from matches.models import Action, Match
 from tournaments import formats
-from tournaments.models import Clock, Entry, Pairing, Round, Tournament
+from tournaments.models import Clock, DeadlineRule, Entry, Pairing, Round, Tournament
 from tournaments.selectors import tournament_pool_balance
 
 EDITABLE = (Tournament.Status.DRAFT, Tournament.Status.OPEN)
+DEADLINE_TASK = "tournaments.round_deadline"
 log = logging.getLogger("tournaments")
+
+
+def clock_now() -> datetime:
+    """The services' clock: tests replace it to move time on (never sleep)."""
+    return timezone.now()
 
 
 # The formats' values ------------------------------------------------------------------
@@ -109,8 +122,23 @@ def tournament_check(*, tournament: Tournament) -> None:
         raise Invalid(
             _("The payout table does not add up: %(reason)s.") % {"reason": error}
         ) from None
-    if tournament.clock not in Clock.values:
-        raise Invalid(_("%(clock)s is not a clock.") % {"clock": tournament.clock})
+    for clock in [tournament.clock, *tournament.clocks]:
+        if clock not in Clock.values:
+            raise Invalid(_("%(clock)s is not a clock.") % {"clock": clock})
+    if not 0 <= tournament.round_deadline_hours <= MAX_DEADLINE_HOURS:
+        raise Invalid(_("A round lasts 0 to %(most)s hours.") % {"most": MAX_DEADLINE_HOURS})
+    if tournament.deadline_rule not in DeadlineRule.values:
+        raise Invalid(_("%(rule)s is not a deadline rule.") % {"rule": tournament.deadline_rule})
+    buy_back = club_services.money_check(amount=Decimal(tournament.buy_back_fee))
+    if buy_back < 0:
+        raise Invalid(_("The buy-back fee cannot be negative."))
+    if buy_back > 0 and (
+        tournament.format != formats.Format.SINGLE_ELIMINATION
+        or tournament.last_chance_after_round < 1
+    ):
+        raise Invalid(
+            _("A buy-back buys into the last chance: it needs a single elimination with one.")
+        )
     if tournament.seeding not in Tournament.Seeding.values:
         raise Invalid(_("%(seeding)s is not a way to seed.") % {"seeding": tournament.seeding})
 
@@ -120,10 +148,14 @@ OPTION_FIELDS = (
     "format",
     "seeding",
     "match_lengths",
+    "round_clocks",
+    "round_deadline_hours",
+    "deadline_rule",
     "rated",
     "online",
     "clock",
     "entry_fee",
+    "buy_back_fee",
     "house_cut_percent",
     "payout_table",
     "consolation_through_round",
@@ -131,6 +163,9 @@ OPTION_FIELDS = (
     "bracket_reset",
     "swiss_rounds",
 )
+# The options of rounds not started yet: the director may change them while it runs.
+ROUND_FIELDS = ("match_lengths", "round_clocks", "round_deadline_hours", "deadline_rule")
+MAX_DEADLINE_HOURS = 24 * 60
 
 
 @db_transaction.atomic
@@ -173,10 +208,12 @@ def _editable(tournament: Tournament) -> None:
 
 @db_transaction.atomic
 def tournament_update(*, tournament: Tournament, **options: Any) -> Tournament:
-    """Change a tournament's options before the draw. The entry fee stays as it is once
-    anyone has entered (their fees are in the books)."""
+    """Change a tournament's options before the draw; the rounds' lengths, clocks and
+    deadlines (``ROUND_FIELDS``, for the rounds not started yet) until it is finished.
+    The entry fee stays as it is once anyone has entered (their fees are in the books)."""
     locked = _lock(tournament)
-    _editable(locked)
+    if set(options) - set(ROUND_FIELDS) or locked.status == Tournament.Status.FINISHED:
+        _editable(locked)
     unknown = set(options) - set(OPTION_FIELDS)
     if unknown:
         raise Invalid(_("Unknown options: %(names)s.") % {"names": ", ".join(sorted(unknown))})
@@ -253,6 +290,14 @@ def _post_fee(
     memo = (_("Entry fee: %(name)s") if amount > 0 else _("Entry fee refunded: %(name)s")) % {
         "name": tournament.name
     }
+    return _post_to_pool(tournament, player, amount, memo, recorded_by)
+
+
+def _post_to_pool(
+    tournament: Tournament, player: Player, amount: Decimal, memo: str, recorded_by: User | None
+) -> Transaction:
+    """One balanced transaction, ``amount`` from the player to the prize pool, the
+    tournament as its source."""
     return club_services.ledger_post(
         legs=[
             LegSpec(account=club_services.account_open_for_player(player=player), amount=-amount),
@@ -330,17 +375,40 @@ def tournament_start(*, tournament: Tournament) -> Tournament:
 
 
 def _store(tournament: Tournament, state: formats.Tournament) -> None:
-    """Keep the state and give its newest round, if it has no rows yet, its rows."""
+    """Keep the state: a round just started gets its rows (walkovers decided, matches
+    started, its deadline set), and the next round starts whenever one is ready (but
+    the last chance of a tournament with buy-backs, which the director starts)."""
+    while True:
+        current = state.current_round
+        if current is not None and not tournament.rounds.filter(number=current.number).exists():
+            state = _round_open(tournament, state, current)
+        if not _next_round_starts(tournament, state):
+            break
+        state = state.start_round()
     tournament.state = state.to_dict()
-    current = state.current_round
-    if current is None or tournament.rounds.filter(number=current.number).exists():
-        return
+
+
+def _next_round_starts(tournament: Tournament, state: formats.Tournament) -> bool:
+    """The next round starts by itself: it is ready, and it is not the last chance's
+    first round of a tournament with buy-backs (held open for them)."""
+    held = tournament.buy_backs and len(state.rounds) == tournament.last_chance_after_round
+    return state.next_round_ready and not held
+
+
+def _round_open(
+    tournament: Tournament, state: formats.Tournament, current: formats.Round
+) -> formats.Tournament:
+    """The rows of a round just started, at its length and clock, with its deadline."""
+    now = clock_now()
+    hours = tournament.round_deadline_hours
     played = Round.objects.create(
         tournament=tournament,
         number=current.number,
         length=tournament.length_of_round(current.number),
+        clock=tournament.clock_of_round(current.number),
+        started_at=now,
+        deadline=now + timedelta(hours=hours) if hours else None,
     )
-    now = timezone.now()
     rows = Pairing.objects.bulk_create(
         Pairing(
             round=played,
@@ -355,19 +423,51 @@ def _store(tournament: Tournament, state: formats.Tournament) -> None:
         )
         for pairing in current.pairings
     )
+    state = _walkovers(tournament, state, rows, now)
     if tournament.online:
         _matches_start(tournament, played, rows)
+    if played.deadline is not None:
+        _deadline_schedule(played)
+    return state
+
+
+def _walkovers(
+    tournament: Tournament, state: formats.Tournament, rows: list[Pairing], now: datetime
+) -> formats.Tournament:
+    """With buy-backs, the last chance is for those who bought back: a player who did not
+    loses their last-chance pairing by walkover; if neither did, the better seed of the
+    draw goes through (the bracket's shape is fixed at the draw)."""
+    if not tournament.buy_backs:
+        return state
+    bought = set(
+        tournament.entries.filter(buy_back_transaction__isnull=False).values_list("pk", flat=True)
+    )
+    decided = []
+    for row in rows:
+        if row.bracket != formats.Bracket.LAST_CHANCE or row.second_id is None:
+            continue
+        sides = [row.first_id, row.second_id]
+        playing = [side for side in sides if side in bought]
+        if len(playing) == 2:
+            continue
+        row.winner_id = playing[0] if playing else _better_seed_of(state.seed_order, sides)
+        row.source = Pairing.Source.WALKOVER
+        row.decided_at = now
+        decided.append(row)
+        state = state.record_result(row.key, str(row.winner_id))
+    Pairing.objects.bulk_update(decided, ["winner", "source", "decided_at"])
+    return state
 
 
 def _matches_start(tournament: Tournament, played: Round, rows: list[Pairing]) -> None:
-    """Online: each pairing of a new round (but a bye) gets its server match, at the
-    round's length and the tournament's clock, started at once (both players are seated,
-    the first-named as the match's creator: no invitation to answer)."""
+    """Online: each pairing of a new round still to play (not a bye, not a walkover) gets
+    its server match, at the round's length and clock, started at once (both players are
+    seated, the first-named as the match's creator: no invitation to answer)."""
     entries = Entry.objects.select_related("player").in_bulk(
         [row.first_id for row in rows] + [row.second_id for row in rows if row.second_id]
     )
     for row in rows:
-        if row.second_id is None:
+        if row.second_id is None or row.winner_id is not None:
             continue
         first, second = entries[row.first_id].player, entries[row.second_id].player
         match = matches_services.match_create(
@@ -375,10 +475,28 @@ def _matches_start(tournament: Tournament, played: Round, rows: list[Pairing]) -
             opponent=second,
             length=played.length,
             rated=tournament.rated,
-            clock=tournament.clock,
+            clock=played.clock,
         )
         row.match = matches_services.match_accept(match=match, player=second)
         row.save(update_fields=["match"])
+
+
+@db_transaction.atomic
+def round_start_next(*, tournament: Tournament) -> Tournament:
+    """Start the round held for buy-backs (the last chance's first): buy-backs close, and
+    those who did not buy back lose their last-chance pairings by walkover."""
+    locked = _lock(tournament)
+    if locked.status != Tournament.Status.RUNNING:
+        raise Conflict(_("%(name)s is not running.") % {"name": locked.name})
+    state = state_of(locked)
+    if not state.next_round_ready:
+        raise Conflict(
+            _("%(name)s has no round to start: the current one is still being played.")
+            % {"name": locked.name}
+        )
+    _store(locked, state.start_round())
+    _save(locked, "state")
+    return locked
 
 
 @db_transaction.atomic
@@ -388,6 +506,7 @@ def pairing_result_record(
     winner: Entry,
     recorded_by: User | None,
     match: Match | None = None,
+    ended_by: str = MatchResult.EndedBy.PLAYED,
 ) -> Pairing:
     """Record who won a pairing and move the tournament on.
 
@@ -396,7 +515,8 @@ def pairing_result_record(
     length, rated if the tournament is), so ratings move at once. Online: ``match`` is
     the pairing's server match (``pairing.match_id``), whose own result is linked (or
     recorded with the match as its source if the match has not recorded it). This is the
-    hook the matches app calls when a tournament match ends.
+    hook the matches app calls when a tournament match ends. ``ended_by``: a board
+    pairing decided at its round's deadline is ``timeout``.
 
     A pairing played online takes no result from the director: its match decides it.
     Once every pairing of the round has a result, the next round is drawn and started.
@@ -427,13 +547,11 @@ def pairing_result_record(
     loser = row.second if winner.pk == row.first_id else row.first
     assert loser is not None  # not a bye
     state = state_of(locked).record_result(row.key, str(winner.pk))
-    row.result = _result(locked, row, winner, loser, match, recorded_by)
+    row.result = _result(locked, row, winner, loser, match, recorded_by, ended_by)
     row.winner = winner
     row.source = Pairing.Source.OVER_THE_BOARD if match is None else Pairing.Source.ONLINE
-    row.decided_at = timezone.now()
+    row.decided_at = clock_now()
     row.save(update_fields=["result", "winner", "source", "decided_at"])
-    if state.next_round_ready:
-        state = state.start_round()
     _store(locked, state)
     _save(locked, "state")
     return row
@@ -446,6 +564,7 @@ def _result(
     loser: Entry,
     match: Match | None,
     recorded_by: User | None,
+    ended_by: str,
 ) -> MatchResult:
     """The rated (or not) result of a pairing: recorded now, or the online match's own."""
     if match is not None:
@@ -461,6 +580,7 @@ def _result(
         loser=loser.player,
         length=pairing.round.length,
         rated=tournament.rated,
+        ended_by=ended_by,
         source=match or pairing,
         recorded_by=recorded_by,
     )
@@ -499,6 +619,244 @@ def pairings_online_collect() -> int:
     return decided
 
 
+# Mixed pairings: online or on a real board, chosen per pairing -------------------------
+
+
+def _undecided_pairing(pairing: Pairing) -> tuple[Tournament, Pairing]:
+    """The tournament (locked) and the pairing as they are now, if the pairing still
+    waits for its result."""
+    locked = _lock(pairing.round.tournament)
+    row = Pairing.objects.select_related("first__player", "second__player", "round", "match").get(
+        pk=pairing.pk
+    )
+    if locked.status != Tournament.Status.RUNNING:
+        raise Conflict(_("%(name)s is not running.") % {"name": locked.name})
+    if row.bye:
+        raise Conflict(_("%(pairing)s is a bye: nothing is played.") % {"pairing": row})
+    if row.winner_id is not None:
+        raise Conflict(_("%(pairing)s has been played already.") % {"pairing": row})
+    return locked, row
+
+
+@db_transaction.atomic
+def pairing_play_on_board(*, pairing: Pairing) -> Pairing:
+    """The pairing is played on a real board and the director enters its result: its
+    online match, if it has one, is called off (refused once either player has acted in
+    it) and the pairing no longer names it."""
+    locked, row = _undecided_pairing(pairing)
+    if row.match is None:
+        raise Conflict(_("%(pairing)s is played on a board already.") % {"pairing": row})
+    matches_services.match_call_off(match=row.match)
+    row.match = None
+    row.save(update_fields=["match"])
+    _save(locked)
+    return row
+
+
+@db_transaction.atomic
+def pairing_play_online(*, pairing: Pairing) -> Pairing:
+    """The pairing is played online: its match on the server is created and started now
+    (the round's length and clock, rated when the tournament is), and its
+    end decides the pairing."""
+    locked, row = _undecided_pairing(pairing)
+    if row.match_id is not None:
+        raise Conflict(_("%(pairing)s is played online already.") % {"pairing": row})
+    _matches_start(locked, row.round, [row])
+    _save(locked)
+    return row
+
+
+# Round deadlines ----------------------------------------------------------------------
+
+
+def _deadline_schedule(played: Round) -> None:
+    """Send the deadline's task once the round is committed (lost: beat's sweep
+    ``tournaments.deadlines`` applies it)."""
+    round_id, eta = played.pk, played.deadline
+    db_transaction.on_commit(
+        lambda: current_app.send_task(
+            DEADLINE_TASK, args=[round_id], eta=eta, queue=settings.TOURNAMENTS_DEADLINE_QUEUE
+        ),
+        robust=True,
+    )
+
+
+@db_transaction.atomic
+def round_deadline_set(*, played: Round, deadline: datetime | None) -> Round:
+    """The director moves a round's deadline (``None``: no deadline). A new deadline is
+    applied once more when it passes; one already past is applied at once. Refused for
+    a round whose pairings all have their result."""
+    locked = _lock(played.tournament)
+    row = Round.objects.select_for_update().get(pk=played.pk)
+    if locked.status != Tournament.Status.RUNNING:
+        raise Conflict(_("%(name)s is not running.") % {"name": locked.name})
+    if not row.pairings.filter(winner__isnull=True).exists():
+        raise Conflict(_("%(round)s is complete: it needs no deadline.") % {"round": row})
+    row.deadline = deadline
+    row.deadline_applied_at = None
+    row.save(update_fields=["deadline", "deadline_applied_at"])
+    if deadline is not None:
+        _deadline_schedule(row)
+    _save(locked)
+    return row
+
+
+@db_transaction.atomic
+def round_deadline_apply(*, round_id: int) -> bool:
+    """Apply a round's deadline once it has passed, once: under the tournament's and
+    the round's row locks, a deadline not due, applied already or of a tournament not
+    running is left alone (False). The unfinished pairings are then overdue; by the
+    tournament's ``deadline_rule`` they are only listed, or each is decided
+    (``_deadline_winner``): an online one through the matches' forfeit (its loser
+    abandons), a board one through the director's result path (``timeout``). A refusal
+    rolls everything back."""
+    found = Round.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
+    if found is None:
+        return False
+    locked = Tournament.objects.select_for_update().get(pk=found)
+    row = Round.objects.select_for_update().get(pk=round_id)
+    now = clock_now()
+    if (
+        locked.status != Tournament.Status.RUNNING
+        or row.deadline is None
+        or row.deadline > now
+        or row.deadline_applied_at is not None
+    ):
+        return False
+    row.deadline_applied_at = now
+    row.save(update_fields=["deadline_applied_at"])
+    overdue = list(
+        row.pairings.filter(winner__isnull=True, second__isnull=False)
+        .select_related("first", "second", "match")
+        .order_by("bracket", "position")
+    )
+    log.info("round %s: deadline passed, %s pairings overdue", round_id, len(overdue))
+    if locked.deadline_rule == DeadlineRule.LIST:
+        return True
+    seed_order = state_of(locked).seed_order
+    for pairing in overdue:
+        _deadline_decide(locked.deadline_rule, seed_order, pairing)
+    return True
+
+
+def _deadline_decide(rule: str, seed_order: tuple[str, ...], pairing: Pairing) -> None:
+    match = pairing.match
+    if match is None:
+        pairing_result_record(
+            pairing=pairing,
+            winner=_deadline_winner(rule, seed_order, pairing),
+            recorded_by=None,
+            ended_by=MatchResult.EndedBy.TIMEOUT,
+        )
+        return
+    if match.status == Match.Status.PLAYING:
+        winner = _deadline_winner(rule, seed_order, pairing)
+        loser = pairing.second if winner.pk == pairing.first_id else pairing.first
+        assert loser is not None  # not a bye
+        matches_services.match_abandon(match=match, player=loser.player)
+    pairing_result_from_match(match_id=match.pk)
+
+
+def _deadline_winner(rule: str, seed_order: tuple[str, ...], pairing: Pairing) -> Entry:
+    """Who wins an overdue pairing. ``leader``: the player ahead in the online match's
+    score. Otherwise, or level: the side that did not play loses, that is the one who
+    made fewer actions in the match (a board pairing has none to count). Level again
+    (both absent, or both played as much): the better seed of the draw wins."""
+    first, second = pairing.first, pairing.second
+    assert second is not None  # not a bye
+    match = pairing.match
+    if match is not None:
+        if rule == DeadlineRule.LEADER:
+            score = match.state["score"]  # the creator, the first-named, first
+            if score[0] != score[1]:
+                return first if score[0] > score[1] else second
+        counts = dict(
+            Action.objects.filter(table_id=match.table_id, actor__isnull=False)
+            .values_list("actor_id")
+            .annotate(total=Count("pk"))
+            .values_list("actor_id", "total")
+        )
+        made = counts.get(first.player_id, 0), counts.get(second.player_id, 0)
+        if made[0] != made[1]:
+            return first if made[0] > made[1] else second
+    better = _better_seed_of(seed_order, [first.pk, second.pk])
+    return first if better == first.pk else second
+
+
+def _better_seed_of(seed_order: tuple[str, ...], entry_ids: list[int]) -> int:
+    return min(entry_ids, key=lambda entry_id: seed_order.index(str(entry_id)))
+
+
+def rounds_deadline_sweep() -> int:
+    """Every round whose deadline has passed and not been applied (beat's sweep, for a
+    task that was lost); how many were applied, each in its own transaction."""
+    due = Round.objects.filter(
+        tournament__status=Tournament.Status.RUNNING,
+        deadline__lte=clock_now(),
+        deadline_applied_at__isnull=True,
+    ).values_list("pk", flat=True)
+    applied = 0
+    for round_id in due:
+        try:
+            applied += round_deadline_apply(round_id=round_id)
+        except ServiceError as error:
+            log.warning("round %s: its deadline refused: %s", round_id, error.message)
+    return applied
+
+
+# Buy-backs ----------------------------------------------------------------------------
+
+
+@db_transaction.atomic
+def entry_buy_back(*, entry: Entry, recorded_by: User | None) -> Entry:
+    """A player knocked out before the last chance buys into it: the buy-back fee is
+    posted (player to prize pool, the tournament as its source) and the entry marked.
+    Open until the director starts the last chance; once each."""
+    locked = _lock(entry.tournament)
+    row = Entry.objects.select_related("player").get(pk=entry.pk, tournament=locked)
+    if not locked.buy_backs:
+        raise Conflict(_("%(name)s has no buy-back.") % {"name": locked.name})
+    if locked.status != Tournament.Status.RUNNING:
+        raise Conflict(_("%(name)s is not running.") % {"name": locked.name})
+    if row.bought_back:
+        raise Conflict(
+            _("%(player)s has bought back into %(name)s already.")
+            % {"player": row.player, "name": locked.name}
+        )
+    state = state_of(locked)
+    if len(state.rounds) > locked.last_chance_after_round:
+        raise Conflict(
+            _("The last chance of %(name)s has started: buy-backs are closed.")
+            % {"name": locked.name}
+        )
+    if not _knocked_out_before_last_chance(state, row):
+        raise Conflict(
+            _("%(player)s is not out: only a player knocked out by round %(round)s buys back.")
+            % {"player": row.player, "round": locked.last_chance_after_round}
+        )
+    memo = _("Buy-back: %(name)s") % {"name": locked.name}
+    row.buy_back_transaction = _post_to_pool(
+        locked, row.player, locked.buy_back_fee, memo[: club_services.MEMO_LENGTH], recorded_by
+    )
+    row.save(update_fields=["buy_back_transaction"])
+    _save(locked)
+    return row
+
+
+def _knocked_out_before_last_chance(state: formats.Tournament, entry: Entry) -> bool:
+    """The entry lost one of the matches whose losers the last chance takes."""
+    assert state.plan is not None  # a single elimination
+    feeders = {
+        feeder
+        for pool in state.plan.pools
+        if pool.bracket is formats.Bracket.LAST_CHANCE
+        for feeder in pool.feeders
+    }
+    return any(
+        pairing.id in feeders and pairing.loser == str(entry.pk) for pairing in state.pairings
+    )
+
+
 # Payouts ------------------------------------------------------------------------------
 
 
@@ -524,10 +882,12 @@ def tournament_finish(*, tournament: Tournament, recorded_by: User | None) -> To
             )
             % {"name": locked.name, "count": waiting}
         )
-    paid = [entry for entry in locked.entries.select_related("player") if entry.fee_transaction_id]
+    entries = list(locked.entries.all())
     pool = formats.prize_pool(
         entry_fee=locked.entry_fee,
-        entries=len(paid),
+        entries=sum(entry.fee_transaction_id is not None for entry in entries),
+        buy_back_fee=locked.buy_back_fee,
+        buy_backs=sum(entry.bought_back for entry in entries),
         house_cut_percent=locked.house_cut_percent,
     )
     if tournament_pool_balance(tournament=locked) != pool.collected:

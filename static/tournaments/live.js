@@ -1,27 +1,52 @@
-// A tournament's page follows the live channel (docs/live.md): it asks /api/live/ whether
-// the tournament has moved past the version the page shows, and reloads when it has.
+// A tournament's page follows the live channel (docs/live.md), as the chouette table
+// does: the server holds GET /api/live/ until the tournament's version moves (an entry,
+// the draw, a result, a pairing moved online or to a board, the payout), then the page
+// fetches itself again and swaps in the new draw, rounds and prizes, where the reader
+// is (no reload). A failed request waits a little and asks again.
 (function () {
-  const page = document.querySelector("[data-live-topic]");
-  if (!page) return;
-  const topic = page.dataset.liveTopic;
-  const shown = Number(page.dataset.liveVersion);
+  "use strict";
+  const region = document.querySelector("[data-live-region]");
+  if (!region || !region.dataset.liveTopic) {
+    return;
+  }
+  const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+
+  async function refresh() {
+    const answer = await fetch(window.location.href, { credentials: "same-origin" });
+    const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+    const fresh = page.querySelector("[data-live-region]");
+    if (!answer.ok || !fresh) {
+      return;
+    }
+    region.innerHTML = fresh.innerHTML;
+    if (fresh.dataset.liveTopic) {
+      region.dataset.liveVersion = fresh.dataset.liveVersion;
+    } else {
+      delete region.dataset.liveTopic; // finished: nothing more will move
+    }
+  }
+
   async function follow() {
-    for (;;) {
-      const query = new URLSearchParams({ topic: topic, since: shown, wait: 25 });
-      let response;
+    while (region.dataset.liveTopic) {
+      const url = new URL(region.dataset.liveUrl, window.location.href);
+      url.searchParams.set("topic", region.dataset.liveTopic);
+      url.searchParams.set("since", region.dataset.liveVersion);
+      url.searchParams.set("wait", "25");
       try {
-        response = await fetch("/api/live/?" + query, { credentials: "same-origin" });
+        const answer = await fetch(url, { credentials: "same-origin" });
+        if (!answer.ok) {
+          await pause(5000);
+          continue;
+        }
+        const { version } = await answer.json();
+        if (String(version) !== region.dataset.liveVersion) {
+          await refresh();
+        }
       } catch (error) {
-        await new Promise((resolve) => setTimeout(resolve, 5000));
-        continue;
-      }
-      if (!response.ok) return; // not logged in, or the tournament is gone
-      const body = await response.json();
-      if (body.version > shown) {
-        window.location.reload();
-        return;
+        await pause(5000);
       }
     }
   }
+
   follow();
 })();

@@ -66,9 +66,12 @@ def test_leaderboard_player_page_chart_and_statement(page, make_player, screensh
     screenshot("leaderboard")
 
     rows.first.get_by_role("link").first.click()
-    chart = page.locator("svg.rating-chart")
+    chart = page.locator("#rating-chart svg.rating-chart")
     assert chart.is_visible()
     assert chart.locator("polyline, path").count() >= 1
+    tavli_chart = page.locator("#tavli-rating-chart svg.rating-chart")
+    assert tavli_chart.is_visible()  # no tavli match yet: the empty chart says so
+    assert tavli_chart.locator("polyline").count() == 0
     screenshot("player-alice")
 
     page.goto("/players/alice/statement/")

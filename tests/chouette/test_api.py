@@ -77,6 +77,9 @@ def test_opening_a_chouette_answers_the_chouette_as_api_md_says(table, keeper):
         "turn_time": None,  # the online options (tests/chouette/test_online_api.py)
         "no_answer": "pass",
         "consulting": "full",
+        "same_action": False,  # and the cube options (tests/chouette/test_online_options.py)
+        "automatic_doubles": 0,
+        "cube_max": None,
     }
     assert table["recorder"] == "keeper"
 

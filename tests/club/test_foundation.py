@@ -112,6 +112,8 @@ def test_staff_creates_a_player(staff_api):
         "display_name": "Gina",
         "rating": 1500.0,
         "experience": 0,
+        "tavli_rating": 1500.0,
+        "tavli_experience": 0,
         "balance": "0.00",
     }
     assert get_user_model().objects.get(username="gina").check_password("s3cret-pw")

@@ -389,7 +389,14 @@ def test_rating_history_api_lists_every_change_with_its_result(api, make_player)
 def test_rating_history_of_a_new_player_is_empty(api, make_player):
     alice = make_player("alice")
     body = api.as_user(alice.user).get("/api/players/alice/ratings/").json()
-    assert body == {"rating": 1500.0, "experience": 0, "history": []}
+    assert body == {
+        "rating": 1500.0,
+        "experience": 0,
+        "history": [],
+        "tavli_rating": 1500.0,
+        "tavli_experience": 0,
+        "tavli_history": [],
+    }
 
 
 def test_leaderboard_api_ranks_by_rating(api, make_player):
@@ -426,6 +433,7 @@ def admin_result(winner: Player, loser: Player, **changes) -> dict:
         "loser": loser.pk,
         "length": 5,
         "rated": "on",
+        "rating_kind": "backgammon",
         "ended_by": "played",
         "played_at_0": "2026-11-01",
         "played_at_1": "20:00:00",

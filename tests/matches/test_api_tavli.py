@@ -82,8 +82,6 @@ def test_a_single_tavli_game_is_a_match_of_its_own(alice, bob, variant):
             "",
         ),
         ({"options": {"variant": "chess"}}, "variant"),
-        ({"tavli": "greek", "rated": True}, "FIBS"),
-        ({"options": {"variant": "plakoto"}, "rated": True}, "FIBS"),
         ({"options": {"variant": "fevga", "backgammon_value": 2}}, "TV4"),
     ],
 )
@@ -99,11 +97,19 @@ def test_an_unknown_or_inconsistent_tavli_match_is_refused(alice, bob, body, det
     assert not Match.objects.exists()
 
 
-def test_a_tavli_match_is_unrated_unless_asked_and_then_refused(alice, bob):
-    created = client_for(alice.user).post(
+def test_r_a_tavli_match_is_rated_like_any_match_unless_asked_otherwise(alice, bob):
+    # docs/ratings.md: rated by default, in the tavli rating (tests/matches/test_tavli_rating.py).
+    client = client_for(alice.user)
+    created = client.post(
         "/api/matches/", {"opponent": "bob", "length": 3, "tavli": "bulgarian"}, format="json"
     )
-    assert ok(created, 201)["rated"] is False
+    assert ok(created, 201)["rated"] is True
+    unrated = client.post(
+        "/api/matches/",
+        {"opponent": "bob", "length": 3, "options": {"variant": "plakoto"}, "rated": False},
+        format="json",
+    )
+    assert ok(unrated, 201)["rated"] is False
 
 
 def test_every_game_is_offered():

@@ -59,12 +59,14 @@ def test_the_lobby_offers_every_game_and_the_tavli_matches(logged_in, alice, bob
     fevga, tavli = Match.objects.order_by("pk")
     assert selectors.match_state(fevga).options.variant.name == "fevga"
     assert selectors.match_state(tavli).tavli == "bulgarian"
-    refused = client.post(
+    client.post(
         "/play/",
         {"opponent": "bob", "length": 3, "clock": "none", "game": "plakoto", "rated": "on"},
     )
-    assert "FIBS ratings are for backgammon" in refused.content.decode()
-    assert Match.objects.count() == 2
+    plakoto = Match.objects.order_by("pk").last()
+    assert plakoto is not None and plakoto.rated  # a tavli rating exists (docs/ratings.md)
+    assert selectors.match_rating_kind(plakoto) == "tavli"
+    assert not fevga.rated and selectors.match_rating_kind(fevga) == "tavli"
 
 
 def test_the_board_page_of_a_tavli_match(logged_in, alice, bob):
@@ -76,6 +78,20 @@ def test_the_board_page_of_a_tavli_match(logged_in, alice, bob):
     assert "export.mat" not in page and "Position ID" not in page
     assert table_state(page)["steps"]  # the roll's steps can be clicked
     assert 'name="play"' in page
+
+
+def test_tv1_a_tavli_board_offers_no_double(logged_in, alice, bob):
+    match = start(alice, bob, options={"variant": "plakoto"}, rated=False)
+    player = on_turn(match, alice, bob)
+    page = logged_in(player).get(f"/play/{match.pk}/").content.decode()
+    assert 'data-act="roll"' in page and 'data-act="double"' not in page
+    backgammon = start(alice, bob)  # the opening roll is played: then the other is on roll
+    mover = on_turn(backgammon, alice, bob)
+    plays = selectors.match_detail(backgammon)["game"]["legal_plays"]
+    backgammon = act(backgammon, mover, "move", play=plays[0])
+    roller = on_turn(backgammon, alice, bob)
+    page = logged_in(roller).get(f"/play/{backgammon.pk}/").content.decode()
+    assert 'data-act="roll"' in page and 'data-act="double"' in page
 
 
 def test_ad4_the_page_asks_for_the_double_after_a_1_2(logged_in, alice, bob):

@@ -474,6 +474,7 @@ def _play_context(
             cubes=[(display[name], cube) for name, cube in game["cubes"].items()],
             captain_name=display[game["captain"]] if game["captain"] else None,
             double_to=[(name, display[name]) for name in choices.double_to],
+            resign_from_name=display[choices.resign_from] if choices.resign_from else None,
             moving={
                 "pending": [format_play([step]) for step in played.pending_steps],
                 "legal_plays": game["legal_plays"],

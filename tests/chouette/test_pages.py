@@ -285,7 +285,7 @@ def test_each_member_sees_only_their_own_decisions_on_the_box_s_roll(online_tabl
     table.play_until(box_on_roll)
     box = table.page("alice")
     assert "You are the box" in box and "<svg" in box and "Waiting for: you" in box
-    assert buttons(box) == ["double", "roll"]
+    assert buttons(box) == ["double", "resign", "roll"]
     assert "Double every member" in box and box.count('name="to"') == 3
     assert 'data-many="to"' in box
     for crew in ("bob", "carol", "dave"):
@@ -395,9 +395,9 @@ def test_no_cube_no_talk_leaves_only_cube_advice_and_none_turns_it_off(online_ta
 def test_on_the_team_s_cube_round_every_member_doubles_on_their_own_cube(online_table):
     table = online_table()
     table.play_until(lambda g: g["phase"] == "roll" and g["awaiting"] == ["bob"])
-    assert buttons(table.page("carol")) == ["double", "proposals"]
+    assert buttons(table.page("carol")) == ["double", "proposals", "resign"]
     assert "Double the box on your cube" in table.page("carol")
-    assert buttons(table.page("bob")) == ["double", "roll"]
+    assert buttons(table.page("bob")) == ["double", "resign", "roll"]
     table.act("carol", "double")
     assert "Send the team's doubles to the box" in table.page("bob")
     table.act("bob", "roll")  # sends carol's double: the box answers it
@@ -453,3 +453,37 @@ def test_a_user_who_is_no_player_gets_a_403_page(online_table):
     response = client.get(f"/chouettes/{table.pk}/play/")
     assert response.status_code == 403
     assert "Only the club&#x27;s players play chouettes." in response.content.decode()
+
+
+def test_s4_the_box_offers_to_resign_and_each_member_answers_for_their_own_cube(online_table):
+    table = online_table()
+    table.play_until(box_on_roll)
+    assert 'data-act="resign"' in table.page("alice")
+    assert 'data-act="resign"' not in table.page("carol")  # not on the box's turn
+    table.act("alice", "resign", points=2)
+    offered = table.game["resignation"]["offered_at"]
+    for name in ("bob", "carol", "dave"):
+        page = table.page(name)
+        assert "The box offers to resign a gammon: you answer for your own cube." in page
+        assert buttons(page) == ["accept_resign", "reject_resign"], name
+        assert page.count(f'data-turn-no="{offered}"') == 2
+    assert buttons(table.page("alice")) == []
+    table.act("bob", "accept_resign", turn_no=offered)
+    assert "you are out of this game" in table.page("bob")
+    assert buttons(table.page("bob")) == []
+    assert buttons(table.page("carol")) == ["accept_resign", "reject_resign"]
+
+
+def test_s4_a_member_resigns_their_own_cube_and_the_box_answers(online_table):
+    table = online_table()
+    table.play_until(lambda g: g["phase"] == "move" and g["awaiting"] == ["bob"])
+    carol = table.page("carol")
+    assert 'data-act="resign"' in carol and "For your own cube only" in carol
+    assert 'data-act="resign"' not in table.page("alice")
+    table.act("carol", "resign", points=1)
+    box = table.page("alice")
+    assert "Carol offers to resign a single game on their own cube." in box
+    assert buttons(box) == ["accept_resign", "reject_resign"]
+    assert "accept_resign" not in table.page("carol")
+    table.act("alice", "accept_resign", turn_no=table.game["resignation"]["offered_at"])
+    assert "you are out of this game" in table.page("carol")

@@ -487,3 +487,49 @@ def test_s4_a_member_resigns_their_own_cube_and_the_box_answers(online_table):
     assert "accept_resign" not in table.page("carol")
     table.act("alice", "accept_resign", turn_no=table.game["resignation"]["offered_at"])
     assert "you are out of this game" in table.page("carol")
+
+
+def test_an_online_chouette_opened_from_the_list_leads_to_the_opener_s_board(
+    keeper_client, members
+):
+    response = keeper_client.post(
+        "/chouettes/",
+        {
+            "mode": "online",
+            "players": ["alice", "bob", "carol", "keeper"],
+            "order": "alice bob carol keeper",
+            "stake": "2.00",
+            "cube": "multiple",
+            "box_keeps": "beats_captain",
+            "turn_time": "60",
+            "no_answer": "take",
+            "consulting": "cube",
+        },
+    )
+    chouette = Chouette.objects.get()
+    assert response.status_code == 302 and response.url == f"/chouettes/{chouette.pk}/play/"
+    assert (chouette.mode, chouette.turn_time, chouette.no_answer, chouette.consulting) == (
+        "online",
+        60,
+        "take",
+        "cube",
+    )
+    assert chouette.table is not None and chouette.table.delay == 60
+    board = keeper_client.get(response.url).content.decode()
+    assert 'data-act="start"' in board and "The first game has not started." in board
+
+
+def test_a_recorded_chouette_leaves_the_online_options_aside(keeper_client, members):
+    response = keeper_client.post(
+        "/chouettes/",
+        {
+            "players": ["alice", "bob", "carol"],
+            "stake": "2.00",
+            "cube": "single",
+            "box_keeps": "beats_captain",
+            "turn_time": "60",
+        },
+        follow=True,
+    )
+    assert response.redirect_chain[-1][0].endswith("/record/")  # the clock is left aside
+    assert Chouette.objects.get().turn_time is None

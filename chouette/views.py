@@ -482,14 +482,14 @@ def _play_context(
     }
     choices = selectors.chouette_member_choices(chouette=chouette, player=me, names=names)
     game = selectors.chouette_online_game(chouette=chouette, names=names)
-    box = display[names[chouette.seats[0]]]
+    box_username = names[chouette.seats[0]]
+    box = display[box_username]
     context: dict[str, Any] = {
         "chouette": chouette,
         "choices": choices,
         "game": game,
-        "box_name": box,
         "scores": [
-            (display[name], points, name == names[chouette.seats[0]])
+            (display[name], points, name == box_username)
             for name, points in selectors.chouette_scores(chouette=chouette, names=names).items()
         ],
         "games_played": selectors.chouette_games_played(chouette=chouette),
@@ -552,6 +552,7 @@ def _home(me: Player) -> Home:
 
 
 def _seconds_left(deadline: datetime | None) -> float | None:
+    """What the turn's clock has left, on the services' clock (the page counts it down)."""
     return None if deadline is None else max((deadline - engine.clock_now()).total_seconds(), 0.0)
 
 

@@ -533,3 +533,11 @@ def test_a_recorded_chouette_leaves_the_online_options_aside(keeper_client, memb
     )
     assert response.redirect_chain[-1][0].endswith("/record/")  # the clock is left aside
     assert Chouette.objects.get().turn_time is None
+
+
+def test_the_turn_s_clock_is_on_every_board_when_the_session_has_one(online_table):
+    table = online_table(turn_time=60)
+    for name in ("alice", "carol", "erin"):
+        left = re.search(r'class="clock" data-left="([0-9.]+)" data-running', table.page(name))
+        assert left is not None and 50 <= float(left.group(1)) <= 60, name
+    assert 'class="clock"' not in online_table().page("alice")  # no clock, none shown

@@ -260,6 +260,8 @@ def test_the_director_moves_a_deadline_and_sees_the_overdue_rounds(
     page = client.get(admin_round(played)).content.decode()
     for pairing in pairings_of(played):
         assert str(pairing) in page
+    tournament_page = client.get(f"/admin/tournaments/tournament/{tournament.pk}/change/")
+    assert "Results of round 1 (2 overdue)" in tournament_page.content.decode()
     # The list rule: the sweep marks the deadline applied and decides nothing.
     clock.now = timezone.now()
     assert tasks.deadlines() == 1

@@ -10,11 +10,12 @@ PostgreSQL, Redis, DEBUG off), on its own database ``club_bench_chouette`` and R
 - the chouettes' peak: T online chouettes of 4 to 6 players at once for a fixed time,
   every member acting through the API with their own token at a human pace (1 to 3 s:
   the box and the captain roll and move, the cube rounds, the box doubling all or some,
-  each member taking, passing or beavering on their own, the next game started), every
-  member and a big screen per table holding the live channel (``chouette:<id>``); p50,
-  p95 and p99 per request type, the live update of the table page (action sent -> the
-  big screen's live request answering) and of the members, errors, queries per action;
-  then every game checked in the database (replayed from the log, points summing to zero);
+  each member taking, passing or beavering on their own, the crew proposing plays to
+  the captain (H2), the next game started), every member and a big screen per table
+  holding the live channel (``chouette:<id>``); p50, p95 and p99 per request type, the
+  live update of the table page (action sent -> the big screen's live request
+  answering) and of the members, errors, queries per action; then every game checked
+  in the database (replayed from the log, points summing to zero);
 - the matches' peak (``api_play.peak``, live by held requests), in the same run;
 - both peaks side by side, and the issue's targets.
 
@@ -56,7 +57,8 @@ MAX_DOUBLE = 16  # bots offer no double on a cube already at this value
 P_BOX_DOUBLE = 0.15  # per box turn where the box may double
 P_MEMBER_DOUBLE = 0.08  # per member and team turn (multiple cubes)
 P_TEAM_DOUBLE = 0.12  # per team turn (one cube: every member proposes it)
-ACTIONS = ("roll", "move", "double", "take", "pass", "beaver", "start")
+P_PROPOSE = 0.2  # per crew member and team move with a choice: a play proposed (H2)
+ACTIONS = ("roll", "move", "double", "take", "pass", "beaver", "start", "propose")
 PAGE_VERSION = re.compile(r'data-live-version="(\d+)"')
 
 
@@ -80,19 +82,25 @@ FULL = Plan(tables=30, seconds=240, alone_s=10, games=200, match_s=60)
 
 @dataclass
 class Act:
-    """An action a member sends: the path's last part and the body."""
+    """An action a member sends: what it is (the path's last part, but ``propose``:
+    ``proposals/``) and the body."""
 
     kind: str
     body: dict[str, Any]
+
+    @property
+    def path(self) -> str:
+        return "proposals" if self.kind == "propose" else self.kind
 
 
 @dataclass
 class Talk:
     """What the players of a table know beyond the server's answer, as players at a real
-    table say it aloud: who proposed the team's one cube this turn and whether the box
-    has doubled this turn (neither is in the game body), and the newest version an action
-    at the table was answered with (a member acts on a screen at least that new, as a
-    player waits for the board to show the last action)."""
+    table say it aloud: who proposed the team's one cube this turn, whether the box has
+    doubled this turn, who has proposed a play (none is in the game body that members
+    fetch), and the newest version an action at the table was answered with (a member
+    acts on a screen at least that new, as a player waits for the board to show the
+    last action)."""
 
     seed: int
     said: set[str] = field(default_factory=set)
@@ -126,11 +134,12 @@ def decide(card: dict[str, Any], me: str, talk: Talk) -> Act | None:
         return _answer(card, me, talk)
     if phase == "move":
         plays = game["legal_plays"]
-        return (
-            Act("move", {**turn, "play": rng.choice(plays) if plays else ""})
-            if awaiting == [me]
-            else None
-        )
+        advisers = [] if awaiting == [box] else crew_proposing(card, talk)
+        if me in advisers:
+            return Act("propose", {**turn, "kind": "play", "play": rng.choice(plays)})
+        if awaiting != [me] or advisers:
+            return None  # the captain hears the crew out before he moves
+        return Act("move", {**turn, "play": rng.choice(plays) if plays else ""})
     if phase != "roll":
         return None
     if awaiting == [box]:
@@ -189,6 +198,21 @@ def team_doublers(card: dict[str, Any], talk: Talk) -> list[str]:
         name
         for name in live
         if _may_double(cubes[name], name) and chance(*key, name) < P_MEMBER_DOUBLE
+    ]
+
+
+def crew_proposing(card: dict[str, Any], talk: Talk) -> list[str]:
+    """The crew members still to propose a play to the captain this turn (H2: each by
+    their own chance, when the roll leaves a choice and the session has consulting)."""
+    game = card["game"]
+    if card["options"]["consulting"] != "full" or len(game["legal_plays"]) < 2:
+        return []
+    crew = [name for name, cube in game["cubes"].items() if cube["state"] != "passed"][1:]
+    key = (talk.seed, game["number"], game["turn_no"])
+    return [
+        name
+        for name in crew
+        if chance(*key, name) < P_PROPOSE and f"{game['turn_no']}:propose:{name}" not in talk.said
     ]
 
 
@@ -302,6 +326,9 @@ def heard(talk: Talk, me: str, card: dict[str, Any], act: Act, answer: dict[str,
         what = f"double by {by}" + (", to some" if "to" in act.body else "")
     elif act.kind in ("take", "pass", "beaver"):
         what = f"{act.kind} by {by}"
+    elif act.kind == "propose":  # answered with the proposal, not the table
+        talk.heard(talk.acted, f"{game['turn_no']}:propose:{me}")
+        return what
     talk.heard(answer["version"], said)
     return what
 
@@ -319,19 +346,19 @@ def send(
     game = card["game"]
     status, answer, start = seat.client.call(
         "POST",
-        f"/api/chouettes/{table.pk}/{act.kind}/",
+        f"/api/chouettes/{table.pk}/{act.path}/",
         act.kind,
         act.body,
         turn=game["turn_no"] if game else 0,
     )
-    if status >= 500:
-        tally.add("5xx")
-    if status != 200:
+    if status not in (200, 201):
         fresh = chouette_fetch(seat.client, table.pk, "fetch")
         if fresh is not None:
             seat.view.show(fresh)
         return
     tally.add(heard(table.talk, seat.name, card, act, answer))
+    if act.kind == "propose":
+        return
     sent.append(play.Sent(answer["topic"], answer["version"], start, seat.name))
     seat.view.show(answer)
 
@@ -669,10 +696,7 @@ def report_peak(result: Peak, checked: Checked) -> None:
     play.table(["request", "count", "p50 ms", "p95 ms", "p99 ms", "max ms"], rows)
     print(f"  live updates never seen: {result.missed}")
     counts = result.tally.counts
-    print(
-        "  what was played: "
-        + ", ".join(f"{what} {counts[what]}" for what in sorted(counts) if what != "5xx")
-    )
+    print("  what was played: " + ", ".join(f"{what} {counts[what]}" for what in sorted(counts)))
     print("  queries per action (mean, max):")
     per_kind = queries_by_kind(record)
     print(

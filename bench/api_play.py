@@ -1,8 +1,8 @@
 """Server play under load: the production layout on loopback, driven through the HTTP API.
 
 Not a test (nothing in CI runs it). It starts what ``manage.py runclub`` and
-``docker-compose.yml`` start (gunicorn with its workers and threads, a Celery worker and
-beat) as subprocesses, on PostgreSQL (database ``club_bench_play``) and Redis (DB 12 the
+``docker-compose.yml`` start (gunicorn with its workers and threads, the Celery workers
+and beat) as subprocesses, on PostgreSQL (database ``club_bench_play``) and Redis (DB 12 the
 broker, 13 the results), DEBUG off, then prints, in one run:
 
 - one match alone, then throughput: bots playing complete matches as fast as they can,
@@ -59,6 +59,9 @@ LIVE_WAIT = 25  # seconds a held live request waits at most (club.live.MAX_WAIT)
 BASELINE_S = 10.0  # seconds of one match alone, before the throughput part
 POLL_EVERY = 1.0  # seconds between two polls (the plain and conditional mechanisms)
 MECHANISMS = ("held", "poll", "conditional")
+# DATABASE_POOL of the production layout (docker-compose.yml): each web process shares
+# 16 connections among its threads (bench/README.md: 0 against a pool).
+POOL = 16
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,7 @@ def django_setup(env: dict[str, str]) -> None:
 
 @contextmanager
 def service(env: dict[str, str], log_dir: Path) -> Iterator[dict[str, subprocess.Popen[bytes]]]:
-    """The web server, the Celery worker and beat, as ``runclub`` starts them; stopped after."""
+    """The web server, the Celery workers and beat, as ``runclub`` starts them; stopped after."""
     from club.management.commands.runclub import service_commands
 
     children = {}
@@ -722,7 +725,10 @@ def main() -> None:
         "--mechanisms", default=",".join(MECHANISMS), help="live mechanisms to compare"
     )
     parser.add_argument(
-        "--pool", type=int, default=0, help="DATABASE_POOL for the service (needs psycopg-pool)"
+        "--pool",
+        type=int,
+        default=POOL,
+        help=f"DATABASE_POOL for the service (default {POOL}, docker-compose.yml's; 0: none)",
     )
     args = parser.parse_args()
     plan = QUICK if args.quick else FULL

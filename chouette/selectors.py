@@ -4,7 +4,8 @@ keep player ids, the arithmetic names players by username."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
@@ -12,11 +13,12 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from backgammon.chouette import BoxKeeps, ChouetteOptions, Seating, Tally
-from backgammon.game import Game, Result
+from backgammon.errors import BackgammonError
+from backgammon.game import Game, Phase, Result
 from backgammon.gnubg_ids import position_id
 from backgammon.notation import format_play
 from backgammon.position import Position
-from backgammon.team import BOX
+from backgammon.team import BOX, TEAM
 from chouette.models import Chouette, ChouetteGame, GamePoints, Membership, Proposal
 from club.errors import Forbidden, NotFound
 from club.models import Player
@@ -264,3 +266,129 @@ def chouette_proposals(*, chouette: Chouette, player: Player) -> QuerySet[Propos
         .select_related("player__user")
         .order_by("id")
     )
+
+
+# A member's own board page ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MemberChoices:
+    """What one player may do at an online chouette's board now, asked of the rules core
+    itself (a button is shown only when the core would take the action; the server still
+    decides). ``role``: ``box``, ``captain`` (moves for the team now, H7), ``crew``,
+    ``out`` (passed or resigned this game), ``watcher``; ``side`` the board is drawn
+    from. ``answer_turn_no``: the ``turn_no`` of the double the player answers, if any;
+    ``answer_for``: whose cube the box answers (the team's doubles, in line, H10)."""
+
+    role: str
+    side: int
+    seated: bool
+    start: bool = False
+    roll: bool = False
+    send_doubles: bool = False
+    move: bool = False
+    double: bool = False
+    double_to: tuple[str, ...] = ()
+    answer_turn_no: int | None = None
+    answer_value: int | None = None
+    answer_for: str | None = None
+    beaver: bool = False
+    propose: tuple[str, ...] = ()
+    sees_proposals: bool = False
+
+
+def _core_takes(call: Callable[..., object], *args: object) -> bool:
+    """Whether the rules core accepts an action (tried on a frozen game, so nothing
+    changes)."""
+    try:
+        call(*args)
+    except BackgammonError:
+        return False
+    return True
+
+
+def chouette_member_choices(
+    *, chouette: Chouette, player: Player, names: Mapping[int, str] | None = None
+) -> MemberChoices:
+    """What ``player`` may do at the online board of ``chouette`` now (docs/chouette.md,
+    "Each member's board"): between games anyone seated starts the next one; in a game
+    the box and the captain roll and move, every member still in doubles on their own
+    cube round and answers their own cube, the box doubles and answers the team's
+    doubles in line, and the crew proposes per the session's ``consulting`` (H2)."""
+    names = chouette_names(chouette=chouette) if names is None else names
+    box, name = names[chouette.seats[0]], player.username
+    seated = player.pk in chouette.seats
+    table = chouette.table
+    game = None if table is None or table.state is None else Game.from_dict(table.state)
+    is_open = chouette.status == Chouette.Status.OPEN
+    if game is None or game.over:
+        next_captain = chouette_seating(chouette=chouette, names=names).captain
+        role = {box: "box", next_captain: "captain"}.get(name, "crew" if seated else "watcher")
+        return MemberChoices(
+            role=role, side=BOX if name == box else TEAM, seated=seated, start=seated and is_open
+        )
+    assert table is not None
+    holders = game.options.holders
+    if name == box:
+        return _box_choices(game, turn_base=table.turn_base, seated=seated)
+    if name not in holders:
+        return MemberChoices(role="watcher", side=TEAM, seated=seated)
+    if not game.in_play(name):
+        return MemberChoices(role="out", side=TEAM, seated=seated, sees_proposals=True)
+    captain = name == game.captain
+    team_rolls = game.on_roll == TEAM and game.phase is Phase.ROLL
+    contract = game.contract(name)
+    offered = game.offered_at(name) if contract.pending == BOX else None
+    return MemberChoices(
+        role="captain" if captain else "crew",
+        side=TEAM,
+        seated=seated,
+        roll=captain and team_rolls and not game.doubles_to_send,
+        send_doubles=captain and team_rolls and bool(game.doubles_to_send),
+        move=captain and game.on_roll == TEAM and game.phase is Phase.MOVE,
+        double=team_rolls and _core_takes(game.double, [name]),
+        answer_turn_no=None if offered is None else table.turn_base + offered,
+        answer_value=None if offered is None else contract.value * 2,
+        beaver=offered is not None and _core_takes(game.beaver, name),
+        propose=() if captain else _proposals_open(chouette, game, name),
+        sees_proposals=True,
+    )
+
+
+def _box_choices(game: Game, *, turn_base: int, seated: bool) -> MemberChoices:
+    box_rolls = game.on_roll == BOX and game.phase is Phase.ROLL
+    answered = next((c for c in game.contracts if c.pending == TEAM), None)
+    offered = None if answered is None else game.offered_at(answered.holder)
+    several = game.options.chouette is not None and not game.options.chouette.single
+    double = box_rolls and _core_takes(game.double)
+    return MemberChoices(
+        role="box",
+        side=BOX,
+        seated=seated,
+        roll=box_rolls,
+        move=game.on_roll == BOX and game.phase is Phase.MOVE,
+        double=double,
+        double_to=tuple(
+            str(holder)
+            for holder in game.live_holders
+            if double and several and _core_takes(game.double, [holder])
+        ),
+        answer_turn_no=None if offered is None else turn_base + offered,
+        answer_value=None if answered is None else answered.value * 2,
+        answer_for=None if answered is None else str(answered.holder),
+        beaver=offered is not None and _core_takes(game.beaver),
+    )
+
+
+def _proposals_open(chouette: Chouette, game: Game, name: str) -> tuple[str, ...]:
+    """The proposals a crew member may make now (H2; the ``consulting`` option)."""
+    if chouette.consulting == Chouette.Consulting.NONE:
+        return ()
+    if game.on_roll == TEAM and game.phase is Phase.ROLL:
+        return (Proposal.Kind.DOUBLE, Proposal.Kind.NO_DOUBLE)
+    if game.on_roll == TEAM and game.phase is Phase.MOVE:
+        full = chouette.consulting == Chouette.Consulting.FULL
+        return (Proposal.Kind.PLAY,) if full and game.legal_plays() else ()
+    if game.phase is Phase.TAKE_OR_PASS and game.on_roll == BOX:
+        return (Proposal.Kind.TAKE, Proposal.Kind.PASS)
+    return ()

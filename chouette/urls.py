@@ -7,6 +7,8 @@ from chouette import views
 urlpatterns = [
     path("chouettes/", views.chouettes, name="chouettes"),
     path("chouettes/<id:pk>/", views.chouette, name="chouette"),
+    path("chouettes/<id:pk>/play/", views.chouette_play, name="chouette-play"),
+    path("chouettes/<id:pk>/play/board/", views.chouette_play_board, name="chouette-play-board"),
     path("chouettes/<id:pk>/record/", views.chouette_record, name="chouette-record"),
     *(
         path(

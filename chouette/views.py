@@ -4,6 +4,7 @@ leave, close). Every write goes through ``chouette.services``; a refusal comes b
 message on the page, and nothing is changed."""
 
 from collections.abc import Callable
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -13,14 +14,18 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from backgammon.chouette import BoardResult, Outcome, Winner
+from backgammon.errors import BackgammonError
 from backgammon.game import Game
-from backgammon.team import TEAM
+from backgammon.notation import format_play
+from backgammon.team import BOX, TEAM
 from chouette import selectors, services
 from chouette.models import Chouette
 from club import money
@@ -28,7 +33,10 @@ from club import selectors as club_selectors
 from club.auth import member
 from club.errors import NotFound, ServiceError
 from club.models import Player
-from matches.board import board_svg, picture_for
+from matches import selectors as match_selectors
+from matches import services as engine
+from matches.board import Home, board_svg, can_confirm, landing_steps, picture_for
+from matches.models import PlaySettings
 
 CUBE_CHOICES = [(value, str(value)) for value in (1, 2, 4, 8, 16, 32, 64)]
 
@@ -130,7 +138,8 @@ def chouettes(request: HttpRequest) -> HttpResponse:
         chouette.pk: total
         for chouette, total in (selectors.player_chouettes(player=shown) if shown else [])
     }
-    rows = [(chouette, points.get(chouette.pk)) for chouette in page]
+    me = getattr(request.user, "player", None)
+    rows = [(chouette, points.get(chouette.pk), _plays_online(chouette, me)) for chouette in page]
     return render(
         request,
         "chouette/chouettes.html",
@@ -141,6 +150,16 @@ def chouettes(request: HttpRequest) -> HttpResponse:
             "total": sum(points.values()) if shown else None,
             "form": form,
         },
+    )
+
+
+def _plays_online(chouette: Chouette, player: Player | None) -> bool:
+    """Whether ``player`` is seated at an open online session: their own board is linked."""
+    return (
+        player is not None
+        and chouette.mode == Chouette.Mode.ONLINE
+        and chouette.status == Chouette.Status.OPEN
+        and player.pk in chouette.seats
     )
 
 
@@ -210,6 +229,7 @@ def chouette(request: HttpRequest, pk: int) -> HttpResponse:
     shown = _chouette_or_404(pk)
     context = _table_context(shown)
     context["may_record"] = services.may_record(chouette=shown, user=member(request.user))
+    context["plays_online"] = _plays_online(shown, getattr(request.user, "player", None))
     return render(request, "chouette/table.html", context)
 
 
@@ -374,3 +394,161 @@ def chouette_act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     else:
         messages.success(request, done)
     return redirect("chouette-record", pk=shown.pk)
+
+
+# Each member's own board (online) ----------------------------------------------------------
+
+
+def _steps_from(text: str) -> list[tuple[int, int]]:
+    """The captain's or the box's unconfirmed steps, as the page sends them back:
+    ``origin-die`` pairs joined by dots (``24-6.18-5``); anything else is no steps."""
+    pairs = []
+    for part in filter(None, text.split(".")):
+        origin, _dash, die = part.partition("-")
+        if not (origin.isascii() and origin.isdigit() and die.isascii() and die.isdigit()):
+            return []
+        pairs.append((int(origin), int(die)))
+    return pairs[:4]
+
+
+def _stepped(game: Game, steps: list[tuple[int, int]]) -> tuple[Game, list[tuple[int, int]]]:
+    """The game with the steps clicked so far played and not confirmed (T3); steps that
+    no longer fit (the turn moved on) are dropped, all of them."""
+    stepped = game
+    try:
+        for origin, die in steps:
+            stepped = stepped.move_step(origin, die)
+    except BackgammonError:
+        return game, []
+    return stepped, steps
+
+
+def _play_context(
+    chouette: Chouette, me: Player, *, steps: str = "", turn_no: str = ""
+) -> dict[str, Any]:
+    """Everything a member's board shows, from their side: the board, the dice, every
+    member's cube, the scores, their own choices and (the team only) the proposals."""
+    names = selectors.chouette_names(chouette=chouette)
+    display = {
+        player.username: player.display_name
+        for player in Player.objects.filter(pk__in=names).select_related("user")
+    }
+    choices = selectors.chouette_member_choices(chouette=chouette, player=me, names=names)
+    game = selectors.chouette_online_game(chouette=chouette, names=names)
+    box = display[names[chouette.seats[0]]]
+    context: dict[str, Any] = {
+        "chouette": chouette,
+        "choices": choices,
+        "game": game,
+        "box_name": box,
+        "scores": [
+            (display[name], points, name == names[chouette.seats[0]])
+            for name, points in selectors.chouette_scores(chouette=chouette, names=names).items()
+        ],
+        "games_played": selectors.chouette_games_played(chouette=chouette),
+        "board": "",
+        "proposals": [],
+    }
+    state: dict[str, Any] = {
+        "version": chouette.version,
+        "topic": f"chouette:{chouette.pk}",
+        "turn_no": None,
+        "my_turn": False,
+        "steps": {},
+        "pending": [],
+        "play": "",
+    }
+    if game is not None and chouette.table is not None and chouette.table.state is not None:
+        played = Game.from_dict(chouette.table.state)
+        pending: list[tuple[int, int]] = []
+        if choices.move and turn_no == str(game["turn_no"]):
+            played, pending = _stepped(played, _steps_from(steps))
+        team = _("the team")
+        sides = (box, team) if choices.side == BOX else (team, box)
+        svg = board_svg(picture_for(played, choices.side), home=_home(me), names=sides)
+        context.update(
+            board=mark_safe(svg),  # board_svg escapes every name it draws
+            awaiting_names=[
+                _("you") if name == me.username else display[name] for name in game["awaiting"]
+            ],
+            cubes=[(display[name], cube) for name, cube in game["cubes"].items()],
+            captain_name=display[game["captain"]] if game["captain"] else None,
+            double_to=[(name, display[name]) for name in choices.double_to],
+            moving={
+                "pending": [format_play([step]) for step in played.pending_steps],
+                "legal_plays": game["legal_plays"],
+            },
+            can_confirm=choices.move and can_confirm(played),
+            seconds_left=_seconds_left(game["deadline"]),
+        )
+        if choices.sees_proposals:
+            context["proposals"] = [
+                (display[p.player.username], p)
+                for p in selectors.chouette_proposals(chouette=chouette, player=me)
+            ]
+        state.update(
+            turn_no=game["turn_no"],
+            my_turn=choices.move,
+            steps=landing_steps(played) if choices.move else {},
+            pending=pending,
+            play=format_play(played.pending_steps),
+        )
+    context["state"] = state
+    return context
+
+
+def _home(me: Player) -> Home:
+    """The side of the member's home board (their play settings, B4)."""
+    settings = match_selectors.play_settings(player=me)
+    return "left" if settings.home_board == PlaySettings.HomeBoard.LEFT else "right"
+
+
+def _seconds_left(deadline: datetime | None) -> float | None:
+    return None if deadline is None else max((deadline - engine.clock_now()).total_seconds(), 0.0)
+
+
+def _online_or_404(pk: int) -> Chouette:
+    shown = _chouette_or_404(pk)
+    if shown.mode != Chouette.Mode.ONLINE:
+        raise Http404(_("This chouette is recorded: its games are played on a real board."))
+    return shown
+
+
+def _not_a_player(request: HttpRequest) -> HttpResponse:
+    """The 403 page the API's refusal is: only players sit at a chouette or watch it."""
+    message = _("Only the club's players play chouettes.")
+    return render(request, "chouette/forbidden.html", {"message": message}, status=403)
+
+
+@login_required
+@require_GET
+def chouette_play(request: HttpRequest, pk: int) -> HttpResponse:
+    """A member's own board at an online chouette: the game from their side and their
+    own decisions as buttons; any other player watches it read-only. It acts through the
+    API and follows the live channel (``chouette:<id>``) with the board page's script."""
+    shown = _online_or_404(pk)
+    me = getattr(request.user, "player", None)
+    if me is None:
+        return _not_a_player(request)
+    context = _play_context(shown, me)
+    context["fragment_url"] = reverse("chouette-play-board", kwargs={"pk": shown.pk})
+    return render(request, "chouette/play.html", context)
+
+
+@never_cache
+@login_required
+@require_GET
+def chouette_play_board(request: HttpRequest, pk: int) -> HttpResponse:
+    """The board fragment the page swaps in when the session moves, with the steps the
+    mover has clicked and not yet confirmed (``?turn_no=&steps=``)."""
+    shown = _online_or_404(pk)
+    me = getattr(request.user, "player", None)
+    if me is None:
+        return _not_a_player(request)
+    context = _play_context(
+        shown,
+        me,
+        steps=request.GET.get("steps", ""),
+        turn_no=request.GET.get("turn_no", ""),
+    )
+    return render(request, "chouette/_play.html", context)

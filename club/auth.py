@@ -4,6 +4,8 @@ from typing import TypeAlias
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
+from rest_framework import authentication
+from rest_framework.authtoken.models import Token
 
 Viewer: TypeAlias = User | AnonymousUser
 
@@ -14,3 +16,15 @@ def member(viewer: Viewer) -> User:
     if not isinstance(viewer, User):
         raise PermissionDenied
     return viewer
+
+
+class TokenAuthentication(authentication.TokenAuthentication):
+    """DRF's token authentication, with the user's club player read in the same query:
+    every board action needs the player, and a query saved on each is a share of the
+    action's time (bench/README.md, "Where an action's time goes")."""
+
+    def authenticate_credentials(self, key: str) -> tuple[User, Token]:
+        token = Token.objects.select_related("user__player").filter(key=key).first()
+        if token is None or not token.user.is_active:
+            return super().authenticate_credentials(key)  # DRF's refusal, in its words
+        return token.user, token

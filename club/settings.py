@@ -191,7 +191,7 @@ CLUB_CURRENCY = os.environ.get("CLUB_CURRENCY", "EUR")
 # {"error", "detail"}, every list paged, filters from django-filter.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "club.auth.TokenAuthentication",  # the player read with the token
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -250,7 +250,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 # Beat: every few seconds, apply the matches' timeouts whose task was lost (a worker that
 # was down catches up); an old sweep nobody ran is dropped, the next one does its work.
 CELERY_BEAT_SCHEDULE = {
-    "matches-sweep": {"task": "matches.sweep", "schedule": 5.0, "options": {"expires": 5.0}},
+    "matches-sweep": {"task": "matches.sweep", "schedule": 2.0, "options": {"expires": 2.0}},
     "chouette-sweep": {"task": "chouette.sweep", "schedule": 5.0, "options": {"expires": 5.0}},
     # Tournament pairings whose online match finished while its signal was lost.
     "tournaments-collect": {
@@ -265,8 +265,12 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 60.0},
     },
 }
-# The queue the matches' timeout tasks go to (None: Celery's default queue).
-MATCHES_TIMEOUT_QUEUE: str | None = None
+# The queue the timeout tasks of matches and chouettes go to, which the clock worker
+# alone takes (``manage.py runclub``), so a timeout never waits behind another task.
+MATCHES_TIMEOUT_QUEUE: str | None = "timeouts"
+# A worker process reserves one task at a time: a timeout due now is never held in the
+# buffer of a process busy with another (the ETA tasks wait in the worker's timer).
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # The queue the tournaments' round deadline tasks go to (None: Celery's default queue).
 TOURNAMENTS_DEADLINE_QUEUE: str | None = None
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False

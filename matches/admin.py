@@ -37,4 +37,6 @@ class ActionAdmin(ReadOnly, admin.ModelAdmin[Action]):
 
 @admin.register(PlaySettings)
 class PlaySettingsAdmin(admin.ModelAdmin[PlaySettings]):
-    list_display = ("player", "auto_roll", "auto_play_forced", "home_board", "switch_sides")
+    list_display = (
+        "player", "auto_roll", "auto_play_forced", "auto_bear_off", "home_board", "switch_sides"
+    )  # fmt: skip

@@ -37,7 +37,7 @@ class Table(models.Model):
     the match's dice stream; ``log_seq`` the log rows of the game in play. The clock:
     ``delay`` seconds per turn then each side's ``reserve_0``/``reserve_1`` seconds;
     ``clock_started`` when the side to act began to act; ``deadline`` when it runs out of
-    time (None: no clock or nobody to act).
+    time (None: no clock or nobody to act), ``deadline_turn`` the turn it was set at.
     """
 
     class Status(models.TextChoices):
@@ -67,6 +67,10 @@ class Table(models.Model):
     reserve_1 = models.FloatField(_("reserve of the second player (s)"), default=0)
     clock_started = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
+    # The turn_no the deadline was set at (0: set on every turn, as a chouette's): the
+    # timeout task sent then is good for every turn up to the current one while the
+    # deadline stands, so rolling then moving (one period of the clock) sends one task.
+    deadline_turn = models.BigIntegerField(default=0)
     on_timeout = models.CharField(
         _("on timeout"), max_length=10, choices=OnTimeout.choices, default=OnTimeout.FORFEIT
     )
@@ -260,6 +264,14 @@ class PlaySettings(models.Model):
         _("play forced moves for me"),
         default=False,
         help_text=_("The server plays your move when only one play is legal (T4)."),
+    )
+    auto_bear_off = models.BooleanField(
+        _("play my bear-off when there is no contact"),
+        default=False,
+        help_text=_(
+            "When both sides are bearing off, the server plays your move: the most "
+            "checkers off, then the fewest pips left (T4)."
+        ),
     )
     home_board = models.CharField(
         _("home board"), max_length=5, choices=HomeBoard.choices, default=HomeBoard.RIGHT

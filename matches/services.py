@@ -19,7 +19,7 @@ import enum
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any, assert_never
 
@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from backgammon import dice as core_dice
 from backgammon import errors as core
+from backgammon.bearoff import no_contact_play
 from backgammon.game import (
     ForfeitReason,
     Game,
@@ -46,7 +47,7 @@ from backgammon.match import TAVLI_ORDERS as TAVLI_ORDERS_BY_NAME
 from backgammon.match import MatchState
 from backgammon.variants import Variants
 from club import services as club_services
-from club.errors import Conflict, Forbidden, Invalid
+from club.errors import Conflict, Forbidden, Invalid, NotFound
 from club.models import MatchResult, Player, SourceKind
 from club.services import LegSpec
 from matches import clocks, selectors, signals
@@ -64,10 +65,15 @@ CUBE_OPTIONS = ("jacoby", "beavers", "automatic_doubles")
 OPTION_NAMES = frozenset({"jacoby", "beavers", "automatic_doubles", "backgammon_value", "variant"})
 MAX_STAKE = Decimal("1000.00")
 SEED_LENGTH = 64
-# The most actions the server makes on its own in one request (automatic rolls and
-# forced plays, timeouts played for a side): a bound, never reached in a real game.
-MAX_SERVER_ACTIONS = 8
+# The most actions the server makes on its own in one request (automatic rolls, forced
+# plays and no-contact bear-offs, timeouts played for a side): a bound, never reached in
+# a real game, where a bear-off both sides' settings play out to its end (T4: a roll and
+# a play a turn, in a Crawford game) takes a few dozen.
+MAX_SERVER_ACTIONS = 64
 TIMEOUT_TASK = "matches.table_timeout"
+# Seconds past a deadline before the sweep applies it: until then it is the timeout
+# task's, and the sweep racing it for the same rows only makes both wait.
+SWEEP_GRACE = 1.0
 
 
 class Act(enum.StrEnum):
@@ -234,17 +240,25 @@ def match_create(
 
 
 def _locked(match: Match) -> tuple[Match, Table]:
-    """The match and its table, fresh and locked (the table first: every writer does)."""
-    table = Table.objects.select_for_update().get(pk=match.table_id)
+    """The match and its table, fresh and locked (the table first: every writer does).
+    Only ``match.pk`` is read: the view passes the id it was given, unread, so the
+    request reads the match once. Raises ``NotFound``."""
+    try:
+        table = Table.objects.select_for_update(of=("self",)).get(match__pk=match.pk)
+    except Table.DoesNotExist:
+        raise NotFound(_("There is no match %(id)s.") % {"id": match.pk}) from None
     return _match_of(table), table
 
 
 def _match_of(table: Table) -> Match:
-    """The (locked) table's match, locked, its players joined in and the table on it as
-    this request leaves it."""
+    """The (locked) table's match, locked, its players and their play settings joined
+    in (one query) and the table on it as this request leaves it: the answer is read
+    from it, with no further query."""
     match = (
         Match.objects.select_for_update(of=("self",))
-        .select_related("creator__user", "opponent__user")
+        .select_related(
+            "creator__user", "opponent__user", "creator__play_settings", "opponent__play_settings"
+        )
         .get(table=table)
     )
     match.table = table
@@ -348,12 +362,14 @@ class _Work:
     game_at_start: int = 0
     settings: dict[int, PlaySettings] = field(default_factory=dict)
     seen_version: int = 0
+    deadline_turn_was: int = 0  # a timeout task is sent only for a new period's deadline
     ended: Game | None = None  # the game that ended in this request, with its history
     match_was: dict[str, Any] = field(default_factory=dict)  # to write only what changed
 
     def __post_init__(self) -> None:
         self.match_was = {name: getattr(self.match, name) for name in _MATCH_FIELDS}
         self.seen_version = self.table.version
+        self.deadline_turn_was = self.table.deadline_turn
         self.game_at_start = self.table.game_number
         if self.table.state is not None:
             self.game = Game.from_dict(self.table.state)
@@ -546,22 +562,23 @@ def match_abandon(*, match: Match, player: Player) -> Match:
     return work.match
 
 
-def table_timeout(*, table_id: int, turn_no: int) -> bool:
+def table_timeout(*, table_id: int, turn_no: int, skip_locked: bool = False) -> bool:
     """The timeout of turn ``turn_no`` at table ``table_id``: applied only if the table
     is still at that turn and its deadline has passed (so a late or repeated task does
     nothing, and a player's action that wins the race leaves it nothing to do). The side
     out of time loses (the core's forfeit, ``timeout``), or, at a table set to
-    ``autoplay``, the server acts for it (``_autoplay``). True if applied."""
+    ``autoplay``, the server acts for it (``_autoplay``). ``skip_locked`` (the sweep's):
+    a table another transaction holds is left to it. True if applied."""
     try:
-        return _timeout(table_id, turn_no)
+        return _timeout(table_id, turn_no, skip_locked=skip_locked)
     except StaleTurn:
         return False
 
 
 @transaction.atomic
-def _timeout(table_id: int, turn_no: int) -> bool:
+def _timeout(table_id: int, turn_no: int, *, skip_locked: bool) -> bool:
     # A chouette's table has its own timeouts (chouette.online).
-    table = table_due(table_id=table_id, turn_no=turn_no, owner="match")
+    table = table_due(table_id=table_id, turn_no=turn_no, owner="match", skip_locked=skip_locked)
     if table is None:
         return False
     now = clock_now()
@@ -581,19 +598,24 @@ def _timeout(table_id: int, turn_no: int) -> bool:
     return True
 
 
-def table_due(*, table_id: int, turn_no: int, owner: str) -> Table | None:
+def table_due(
+    *, table_id: int, turn_no: int, owner: str, skip_locked: bool = False
+) -> Table | None:
     """The table ``table_id``, locked, if its timeout of turn ``turn_no`` is due: still
-    in play at that turn, its deadline passed; ``owner`` the reverse relation of the
-    table's owner (``match``, ``chouette``), each applying its own. None otherwise."""
+    in play at that turn (or, from the turn its deadline was set at, ``deadline_turn``,
+    at any later one while that deadline stands), its deadline passed; ``owner`` the
+    reverse relation of the table's owner (``match``, ``chouette``), each applying its
+    own; ``skip_locked``: None too if another transaction holds the table (PostgreSQL).
+    None otherwise."""
     table = (
-        Table.objects.select_for_update(of=("self",))
+        Table.objects.select_for_update(of=("self",), skip_locked=skip_locked)
         .filter(pk=table_id, **{f"{owner}__isnull": False})
         .first()
     )
     if (
         table is None
         or table.status != Table.Status.PLAYING
-        or table.turn_no != turn_no
+        or not (table.deadline_turn or table.turn_no) <= turn_no <= table.turn_no
         or table.deadline is None
         or table.deadline > clock_now()
     ):
@@ -602,15 +624,22 @@ def table_due(*, table_id: int, turn_no: int, owner: str) -> Table | None:
 
 
 def tables_sweep(*, limit: int = 500) -> int:
-    """Apply every timeout that is due (for deadlines whose task was lost: a worker that
-    was down catches up); each in its own transaction. Returns how many were applied."""
-    due = Table.objects.filter(
-        status=Table.Status.PLAYING, deadline__lte=clock_now(), match__isnull=False
-    ).values_list("pk", "turn_no")[:limit]
+    """Apply every timeout overdue by more than ``SWEEP_GRACE`` (for deadlines whose task
+    was lost: a worker that was down catches up; or a clock worker behind), the oldest
+    first, each in its own transaction, skipping a table another transaction holds (the
+    clock worker on it, or a player). Returns how many were applied."""
+    overdue = clock_now() - timedelta(seconds=SWEEP_GRACE)
+    due = (
+        Table.objects.filter(
+            status=Table.Status.PLAYING, deadline__lte=overdue, match__isnull=False
+        )
+        .order_by("deadline")
+        .values_list("pk", "turn_no")[:limit]
+    )
     applied = 0
     for pk, turn_no in due:
         try:
-            applied += table_timeout(table_id=pk, turn_no=turn_no)
+            applied += table_timeout(table_id=pk, turn_no=turn_no, skip_locked=True)
         except Exception:  # one broken table must not stop the others' timeouts
             log.exception("table %s: the timeout of turn %s failed", pk, turn_no)
     return applied
@@ -619,10 +648,11 @@ def tables_sweep(*, limit: int = 500) -> int:
 @transaction.atomic
 def play_settings_update(*, player: Player, **changes: Any) -> PlaySettings:
     """Change ``player``'s settings at the board (``auto_roll``, ``auto_play_forced``,
-    ``home_board``, ``switch_sides``); the others stay. Raises ``Invalid``."""
+    ``auto_bear_off``, ``home_board``, ``switch_sides``); the others stay. Raises
+    ``Invalid``."""
     row, _created = PlaySettings.objects.select_for_update().get_or_create(player=player)
     for name, value in changes.items():
-        if name in ("auto_roll", "auto_play_forced", "switch_sides"):
+        if name in ("auto_roll", "auto_play_forced", "auto_bear_off", "switch_sides"):
             if not isinstance(value, bool):
                 raise Invalid(_("%(name)s is true or false.") % {"name": name})
         elif name == "home_board":
@@ -717,17 +747,22 @@ def _start_game(work: _Work) -> None:
 
 
 def _settings(work: _Work, side: int) -> PlaySettings:
+    """The side's player's settings: joined in by ``_match_of`` (read here only for a
+    player who just sat down, accepting)."""
     if side not in work.settings:
         player = work.players[side] if work.players else None
-        found = PlaySettings.objects.filter(player=player).first() if player else None
+        try:
+            found = None if player is None else player.play_settings
+        except PlaySettings.DoesNotExist:
+            found = None
         work.settings[side] = found or PlaySettings()
     return work.settings[side]
 
 
 def _settle(work: _Work) -> None:
     """What follows the action: a finished game scored and the next begun (or the match
-    ended), and the rolls and forced plays the players' settings ask the server to make
-    (T4); then the clock."""
+    ended), and the rolls, forced plays and no-contact bear-offs the players' settings
+    ask the server to make (T4); then the clock."""
     for _step in range(MAX_SERVER_ACTIONS):
         game = _game(work)
         if game.over:
@@ -747,6 +782,11 @@ def _settle(work: _Work) -> None:
             plays = game.legal_plays()
             if len(plays) == 1:
                 _record(work, game.play(plays[0]), actor=None)
+                continue
+        if wants.auto_bear_off:
+            chosen = no_contact_play(game)
+            if chosen is not None:
+                _record(work, game.play(chosen), actor=None)
                 continue
         break
     if work.match.status == Match.Status.PLAYING:
@@ -884,6 +924,7 @@ def _clock(work: _Work) -> None:
     table.deadline = clocks.deadline(
         delay=table.delay, reserve=_reserve(table, side), started=work.now
     )
+    table.deadline_turn = table.turn_no
 
 
 def _autoplay(work: _Work, side: int) -> None:
@@ -922,7 +963,8 @@ def _complete(game: Game) -> bool:
 
 def _save(work: _Work) -> None:
     """Write the table with ``WHERE version = <read>`` (the check that holds on SQLite),
-    then the log rows and the match; schedule the timeout task after commit."""
+    then the log rows and the match; after commit, schedule the timeout task of a new
+    deadline (one that stands has its task already: ``table_due``)."""
     table, match = work.table, work.match
     game = work.game
     table.state = None if game is None else game.to_dict()
@@ -935,6 +977,7 @@ def _save(work: _Work) -> None:
         for name in (
             "status", "version", "turn_no", "turn_base", "game_number", "log_seq", "phase",
             "state", "dice_used", "reserve_0", "reserve_1", "clock_started", "deadline",
+            "deadline_turn",
         )
     }  # fmt: skip
     values["updated_at"] = work.now
@@ -945,8 +988,8 @@ def _save(work: _Work) -> None:
     changed = [name for name in _MATCH_FIELDS if getattr(match, name) != work.match_was[name]]
     if changed:  # most actions change the table alone
         match.save(update_fields=changed)
-    if table.deadline is not None:
-        table_id, turn_no, eta = table.pk, table.turn_no, table.deadline
+    if table.deadline is not None and table.deadline_turn != work.deadline_turn_was:
+        table_id, turn_no, eta = table.pk, table.deadline_turn, table.deadline
         transaction.on_commit(lambda: _schedule(table_id, turn_no, eta), robust=True)
 
 

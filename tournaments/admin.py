@@ -356,7 +356,11 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     ) -> HttpResponse:
         if obj is not None:
             context["steps"] = self._steps_for(obj)
-            context["current_round"] = obj.rounds.order_by("-number").first()
+            current = obj.rounds.order_by("-number").first()
+            context["current_round"] = current
+            context["overdue_count"] = (
+                len(selectors.round_overdue_pairings(played=current)) if current else 0
+            )
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     @staticmethod
@@ -423,7 +427,7 @@ class PairingInline(admin.TabularInline[Pairing, Round]):
     @admin.display(description=gettext_lazy("online match"))
     def match_shown(self, obj: Pairing) -> str:
         if obj.match_id is None:
-            return "-"
+            return "-" if obj.bye or obj.winner_id is not None else _("on a board")
         return format_html(
             '<a href="{}">{}</a>',
             reverse("play-match", args=[obj.match_id]),

@@ -13,7 +13,10 @@ The life of a tournament: ``tournament_create`` (draft) → ``tournament_open``
 (registration open; entries can be added in the draft too) → ``entry_add`` /
 ``entry_withdraw`` / ``entry_seed_set`` → ``tournament_start`` (draw, round 1) →
 ``pairing_result_record`` for each match (the next round starts by itself once a round
-is complete) → ``tournament_finish`` (payouts).
+is complete, but the last chance of a tournament with buy-backs: ``entry_buy_back``,
+then ``round_start_next``) → ``tournament_finish`` (payouts). A round's deadline
+(``round_deadline_set``) is applied once by ``round_deadline_apply``, from its Celery
+task or beat's sweep ``rounds_deadline_sweep``.
 """
 
 import logging
@@ -403,6 +406,7 @@ def _round_open(
         number=current.number,
         length=tournament.length_of_round(current.number),
         clock=tournament.clock_of_round(current.number),
+        started_at=now,
         deadline=now + timedelta(hours=hours) if hours else None,
     )
     rows = Pairing.objects.bulk_create(
@@ -652,7 +656,7 @@ def pairing_play_on_board(*, pairing: Pairing) -> Pairing:
 @db_transaction.atomic
 def pairing_play_online(*, pairing: Pairing) -> Pairing:
     """The pairing is played online: its match on the server is created and started now
-    (the round's length, the tournament's clock, rated when the tournament is), and its
+    (the round's length and clock, rated when the tournament is), and its
     end decides the pairing."""
     locked, row = _undecided_pairing(pairing)
     if row.match_id is not None:

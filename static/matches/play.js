@@ -1,12 +1,16 @@
-// The board page (docs/play.md): acts through the JSON API with the session, listens on
-// the live channel (GET /api/live/, long polling) and swaps in the board fragment the
-// server draws whenever the table's version moves. No strings of its own: every text
-// shown comes from the server, in the reader's language.
+// The board page (docs/play.md), and a chouette member's own board (docs/chouette.md):
+// acts through the JSON API with the session, listens on the live channel (GET
+// /api/live/, long polling) and swaps in the board fragment the server draws whenever
+// the table's version moves. No strings of its own: every text shown comes from the
+// server, in the reader's language. With data-steps="local" (a chouette, whose API takes
+// whole plays) the steps clicked are kept here and drawn by the server from the
+// fragment's ?steps=, and "confirm" sends the whole play.
 (function () {
   "use strict";
   const area = document.getElementById("table-area");
   if (!area) return;
   const csrf = document.querySelector("input[name=csrfmiddlewaretoken]").value;
+  const localSteps = area.dataset.steps === "local";
   let state = readState();
   let selected = null;
   let clockBase = performance.now();
@@ -28,9 +32,20 @@
 
   // Fetch the board fragment again and put it in place of the old one.
   let refreshing = null;
-  function refresh() {
+  function fragmentUrl(steps) {
+    if (!localSteps || !steps.length) return area.dataset.fragment;
+    const query = new URLSearchParams({
+      turn_no: state.turn_no,
+      steps: steps.map((step) => step.join("-")).join("."),
+    });
+    return area.dataset.fragment + "?" + query;
+  }
+
+  function refresh(steps) {
+    if (refreshing && steps) return refreshing.then(() => refresh(steps));
     if (!refreshing) {
-      refreshing = fetch(area.dataset.fragment, { credentials: "same-origin", cache: "no-store" })
+      const url = fragmentUrl(steps || (localSteps ? state.pending : []));
+      refreshing = fetch(url, { credentials: "same-origin", cache: "no-store" })
         .then((response) => (response.ok ? response.text() : Promise.reject(response)))
         .then((html) => {
           area.innerHTML = html;
@@ -46,21 +61,52 @@
     return refreshing;
   }
 
-  async function act(action, body) {
+  // A chouette's unconfirmed steps: one more, one fewer, or the whole play sent.
+  function stepLocally(action, body) {
+    if (action === "move_step") return refresh([...state.pending, [body.origin, body.die]]);
+    if (action === "undo") return refresh(state.pending.slice(0, -1));
+    return act("move", { play: state.play });
+  }
+
+  async function act(action, body, turnNo) {
+    if (localSteps && ["move_step", "undo", "confirm"].includes(action)) {
+      return stepLocally(action, body);
+    }
     showError("");
+    // An answer to a double carries the offer's turn number (a chouette's cubes).
+    const turn = turnNo === undefined ? state.turn_no : Number(turnNo);
     const response = await fetch(area.dataset.api + action + "/", {
       method: "POST",
       credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
-      body: JSON.stringify(Object.assign({ turn_no: state.turn_no }, body || {})),
+      body: JSON.stringify(Object.assign({ turn_no: turn }, body || {})),
     });
     if (!response.ok) {
       const error = await response.json().catch(() => ({ detail: response.statusText }));
-      await refresh();
+      await refresh([]);
       showError(error.detail);
       return;
     }
-    await refresh();
+    await refresh([]);
+  }
+
+  // A button's data-* other than data-act and data-turn-no are its request's fields.
+  function buttonBody(button) {
+    const body = Object.assign({}, button.dataset);
+    delete body.act;
+    delete body.turnNo;
+    return body;
+  }
+
+  // A form's fields; those named in data-many are lists (the box's double "to").
+  function formBody(form) {
+    const many = (form.dataset.many || "").split(" ").filter(Boolean);
+    const body = Object.fromEntries(many.map((name) => [name, []]));
+    for (const [name, value] of new FormData(form)) {
+      if (many.includes(name)) body[name].push(value);
+      else body[name] = value;
+    }
+    return body;
   }
 
   // The live channel: held until the table moves; a client back from sleep is answered at
@@ -98,7 +144,7 @@
   area.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-act]");
     if (button) {
-      act(button.dataset.act, "play" in button.dataset ? { play: button.dataset.play } : {});
+      act(button.dataset.act, buttonBody(button), button.dataset.turnNo);
       return;
     }
     const target = event.target.closest("svg.board [data-point]");
@@ -120,7 +166,7 @@
     const form = event.target.closest("form[data-act]");
     if (!form) return;
     event.preventDefault();
-    act(form.dataset.act, Object.fromEntries(new FormData(form)));
+    act(form.dataset.act, formBody(form));
   });
 
   // Both clocks: the side on turn counts down from what the server said, on this

@@ -1,7 +1,7 @@
 """The chouette benchmark's members (bench/api_chouette.py) play through the real API: at
-every step exactly one of them acts, or several answer a double side by side, and the
-server takes every action they send. So the benchmark's errors are the server's, never
-the bots' own mistakes."""
+every step exactly one of them acts, or several answer a double or propose a play side
+by side, and the server takes every action they send. So the benchmark's errors are the
+server's, never the bots' own mistakes."""
 
 from collections import Counter
 
@@ -10,15 +10,17 @@ import pytest
 from bench import api_chouette as bench
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
-ANSWERS = {"take", "pass", "beaver"}
+SIDE_BY_SIDE = {"take", "pass", "beaver", "propose"}  # none makes another stale
 
 
 @pytest.fixture
 def eager_cubes(monkeypatch):
-    """Doubles far more often than the benchmark's, so a few games show every cube action."""
+    """Doubles and proposals far more often than the benchmark's, so a few games show
+    every action."""
     monkeypatch.setattr(bench, "P_BOX_DOUBLE", 0.5)
     monkeypatch.setattr(bench, "P_MEMBER_DOUBLE", 0.3)
     monkeypatch.setattr(bench, "P_TEAM_DOUBLE", 0.5)
+    monkeypatch.setattr(bench, "P_PROPOSE", 0.5)
 
 
 @pytest.mark.parametrize("cube", ["multiple", "single"])
@@ -44,20 +46,26 @@ def test_the_benchmarks_members_play_whole_games_and_every_action_is_taken(
             break
         acting = {name: act for name in NAMES if (act := bench.decide(card, name, talk))}
         kinds = {act.kind for act in acting.values()}
-        assert len(acting) == 1 or kinds <= ANSWERS, (acting, card["game"])
+        assert len(acting) == 1 or kinds <= SIDE_BY_SIDE, (acting, card["game"])
         answered = card
         for name, act in acting.items():
             client = api.as_user(members[name].user)
-            response = client.post(f"/api/chouettes/{pk}/{act.kind}/", act.body, format="json")
-            assert response.status_code == 200, (name, act, response.json())
+            response = client.post(f"/api/chouettes/{pk}/{act.path}/", act.body, format="json")
+            assert response.status_code == (201 if act.kind == "propose" else 200), (
+                name,
+                act,
+                response.json(),
+            )
             played[bench.heard(talk, name, card, act, response.json())] += 1
-            answered = response.json()
+            if act.kind != "propose":  # answered with the proposal, not the table
+                answered = response.json()
         card = answered
     assert card["games"] == 2 and played["start"] == 2
     assert sum(card["scores"].values()) == 0
     assert played["double by the box"] + played["double by the box, to some"] > 0
     assert played["double by a member"] > 0
     assert played["take by a member"] + played["pass by a member"] > 0
+    assert played["propose"] > 0  # the crew consults (H2) and the captain hears it out
     if cube == "single":
         assert played["beaver by a member"] == 0  # one team cube: no beaver (H4)
         assert played["double by the box, to some"] == 0  # and the box doubles everyone

@@ -169,3 +169,41 @@ def test_the_table_page_shows_the_online_board_and_each_members_cube_live(table,
     assert live["version"] > version  # the page looks again
     page = client.get(f"/chouettes/{at.pk}/").content.decode()
     assert page.count("cube-offered") == 3
+
+
+def test_h5_h8_four_players_to_the_end_with_a_box_double_two_take_and_one_passes(table, members):
+    """The issue's test: an online chouette of four through the API to the end of a game,
+    the box doubling every member, two taking and one passing, each with their own token."""
+    at = table
+    play(at, until=lambda g: g["phase"] == "roll" and g["awaiting"] == ["alice"],
+         box_rolls=False)  # fmt: skip
+    at.act("alice", "double")  # "to" left out: every member it may double
+    assert at.game["awaiting"] == list(TEAM)
+    offered = {name: at.game["cubes"][name]["offered_at"] for name in TEAM}
+    at.act("dave", "pass", turn_no=offered["dave"])  # in any order, side by side (H10)
+    at.act("bob", "take", turn_no=offered["bob"])
+    at.act("carol", "take", turn_no=offered["carol"])
+    cubes = at.game["cubes"]
+    assert {name: (c["value"], c["owner"], c["state"]) for name, c in cubes.items()} == {
+        "bob": (2, "bob", "live"),
+        "carol": (2, "carol", "live"),
+        "dave": (1, None, "passed"),
+    }
+    play(at, until=lambda g: g["phase"] == "over")
+    final = Game.from_dict(Table.objects.get(chouette__pk=at.pk).state)
+    times = {Result.SINGLE: 1, Result.GAMMON: 2, Result.BACKGAMMON: 3}[final.result]
+    each = (1 if final.winner == 1 else -1) * 2 * times  # bob and carol at 2, Jacoby off
+    assert at.body["scores"] == {"alice": 1 - 2 * each, "bob": each, "carol": each, "dave": -1}
+    row = ChouetteGame.objects.get(chouette_id=at.pk)
+    assert [(m["player"], m["outcome"], m["stake"]) for m in row.record["members"]] == [
+        ("bob", "played", 2),
+        ("carol", "played", 2),
+        ("dave", "passed", 1),
+    ]
+    assert sum(p.points for p in row.points.all()) == 0
+    kinds = Action.objects.filter(table__chouette__pk=at.pk, kind__in=["take", "pass"])
+    assert sorted((a.actor.user.username, a.kind) for a in kinds) == [
+        ("bob", "take"),
+        ("carol", "take"),
+        ("dave", "pass"),
+    ]

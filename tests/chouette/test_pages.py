@@ -1,15 +1,17 @@
 """The chouette pages: the list and opening a session, the scorekeeper's form (a game in
 a few taps, undo, join, leave, close) and the table page that follows the live channel."""
 
+import json
+import re
 from decimal import Decimal
 
 import pytest
 from django.test import Client
 
-from chouette import selectors
+from chouette import online, selectors
 from chouette.models import Chouette, ChouetteGame
 from club.models import SourceKind, Transaction
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -200,3 +202,254 @@ def test_a_member_who_may_not_record_is_told_so_and_nothing_changes(keeper_clien
     assert "Only the chouette&#x27;s scorekeeper" in refused
     chouette.refresh_from_db()
     assert chouette.status == "open" and chouette.version == 0
+
+
+# Each member's own board (online) ------------------------------------------------------
+
+
+@pytest.fixture
+def online_table(members, open_chouette):
+    """An online chouette started: alice the box, bob the captain, carol and dave the
+    crew; ``act`` plays through the services, ``page`` is a member's board as HTML."""
+
+    def make(**options):
+        options = {"cube": "multiple", "jacoby": False, "beavers": True, **options}
+        chouette = open_chouette("alice", "bob", "carol", "dave", mode="online", **options)
+        online.chouette_game_start(chouette=chouette, by=members["bob"])
+        return Table(chouette.pk, members)
+
+    return make
+
+
+class Table:
+    def __init__(self, pk, members):
+        self.pk, self.members = pk, members
+        self.clients = {}
+
+    @property
+    def chouette(self):
+        return Chouette.objects.get(pk=self.pk)
+
+    @property
+    def game(self):
+        return selectors.chouette_online_game(chouette=self.chouette)
+
+    def act(self, name, act, turn_no=None, **body):
+        turn = self.game["turn_no"] if turn_no is None else turn_no
+        online.chouette_act(
+            chouette=self.chouette, player=self.members[name], act=act, turn_no=turn, **body
+        )
+
+    def page(self, name, path="play/", **query):
+        if name not in self.clients:
+            self.clients[name] = Client()
+            self.clients[name].force_login(self.members[name].user)
+        url = path if path.startswith("/") else f"/chouettes/{self.pk}/{path}"
+        response = self.clients[name].get(url, query)
+        assert response.status_code == 200, response.status_code
+        return response.content.decode()
+
+    def state(self, html):
+        found = re.search(r'<script id="table-state" type="application/json">(.*?)</script>', html)
+        return json.loads(found.group(1))
+
+    def play_until(self, done):
+        for _step in range(500):
+            game = self.game
+            if done(game):
+                return game
+            mover = game["awaiting"][0]
+            if game["phase"] == "roll":
+                self.act(mover, "roll")
+            else:
+                plays = game["legal_plays"]
+                self.act(mover, "move", play=plays[0] if plays else "")
+        raise AssertionError("the game did not get there")
+
+
+def buttons(html):
+    """The actions a page offers: each button's or form's data-act."""
+    return sorted(set(re.findall(r'data-act="([a-z_]+)"', html)))
+
+
+def box_on_roll(game):
+    return game["phase"] == "roll" and game["awaiting"] == ["alice"]
+
+
+def captain_moving(game):
+    return game["phase"] == "move" and game["awaiting"] == ["bob"] and len(game["legal_plays"]) > 1
+
+
+def test_each_member_sees_only_their_own_decisions_on_the_box_s_roll(online_table):
+    table = online_table()
+    table.play_until(box_on_roll)
+    box = table.page("alice")
+    assert "You are the box" in box and "<svg" in box and "Waiting for: you" in box
+    assert buttons(box) == ["double", "roll"]
+    assert "Double every member" in box and box.count('name="to"') == 3
+    assert 'data-many="to"' in box
+    for crew in ("bob", "carol", "dave"):
+        page = table.page(crew)
+        assert buttons(page) == [], crew
+        assert "Waiting for: Alice" in page
+    assert "You are the captain" in table.page("bob")
+    assert "You are in the crew" in table.page("carol")
+    watcher = table.page("erin")
+    assert "You are watching" in watcher and buttons(watcher) == []
+    assert 'class="cubes"' in watcher and watcher.count("cube-live") == 3
+
+
+def test_the_box_doubles_and_each_member_answers_their_own_cube(online_table):
+    table = online_table()
+    table.play_until(box_on_roll)
+    table.act("alice", "double", to=["carol", "dave"])
+    offered = table.game["cubes"]["carol"]["offered_at"]
+    for name in ("carol", "dave"):
+        page = table.page(name)
+        assert "The box doubles you to 2: take or pass." in page
+        assert buttons(page) == ["beaver", "pass", "proposals", "take"]  # H2: advice too
+        assert page.count(f'data-turn-no="{offered}"') == 3
+    assert buttons(table.page("bob")) == []  # his cube was not doubled
+    assert buttons(table.page("alice")) == []
+    table.act("carol", "take", turn_no=offered)
+    carol = table.page("carol")
+    assert "take or pass" not in carol and buttons(carol) == ["proposals"]  # advice still
+    assert "cube-passed" not in carol
+    table.act("dave", "pass", turn_no=offered)
+    dave = table.page("dave")
+    assert "you are out of this game" in dave and buttons(dave) == []
+    assert dave.count("cube-passed") == 1
+
+
+def test_the_captain_moves_by_steps_and_the_whole_play_goes_to_the_api(online_table, api):
+    table = online_table()
+    game = table.play_until(captain_moving)
+    page = table.page("bob")
+    state = table.state(page)
+    assert state["my_turn"] and state["steps"] and state["pending"] == []
+    assert 'data-act="move"' in page and "Tap a checker" in page
+    for crew in ("carol", "dave", "alice"):
+        assert table.state(table.page(crew))["my_turn"] is False
+    origin, landings = next(iter(state["steps"].items()))
+    die = next(iter(landings.values()))
+    step = f"{origin}-{die}"
+    fragment = table.page("bob", "play/board/", turn_no=game["turn_no"], steps=step)
+    stepped = table.state(fragment)
+    assert stepped["pending"] == [[int(origin), die]] and "Played so far:" in fragment
+    assert 'data-act="undo"' in fragment and 'data-act="move"' not in fragment
+    # Steps sent for another turn, or that do not fit, are dropped.
+    stale = table.page("bob", "play/board/", turn_no=game["turn_no"] - 1, steps=step)
+    assert table.state(stale)["pending"] == []
+    wrong = table.page("bob", "play/board/", turn_no=game["turn_no"], steps="3-6.1-1")
+    assert table.state(wrong)["pending"] == []
+    while not stepped["play"] or "Confirm the play" not in fragment:
+        origin, landings = next(iter(stepped["steps"].items()))
+        steps = [*stepped["pending"], [int(origin), next(iter(landings.values()))]]
+        query = ".".join(f"{o}-{d}" for o, d in steps)
+        fragment = table.page("bob", "play/board/", turn_no=game["turn_no"], steps=query)
+        stepped = table.state(fragment)
+    moved = api.as_user(table.members["bob"].user).post(
+        f"/api/chouettes/{table.pk}/move/",
+        {"turn_no": game["turn_no"], "play": stepped["play"]},
+        format="json",
+    )
+    assert moved.status_code == 200, moved.json()
+    assert moved.json()["game"]["turn_no"] > game["turn_no"]
+
+
+def test_h2_the_crew_advises_the_captain_and_the_box_never_sees_it(online_table):
+    table = online_table()
+    game = table.play_until(captain_moving)
+    carol = table.page("carol")
+    assert "Advise the captain" in carol and 'name="kind" value="play"' in carol
+    assert "Advise the captain" not in table.page("bob")  # the captain plays, not advises
+    assert "Advise the captain" not in table.page("alice")
+    online.chouette_propose(
+        chouette=table.chouette,
+        player=table.members["dave"],
+        turn_no=game["turn_no"],
+        kind="play",
+        play=game["legal_plays"][1],
+    )
+    proposal = f"<code>{game['legal_plays'][1]}</code>"
+    for team in ("bob", "carol", "dave"):
+        page = table.page(team)
+        assert 'class="proposals"' in page and proposal in page, team
+    for outsider in ("alice", "erin"):
+        page = table.page(outsider)
+        assert "proposals" not in page and proposal not in page, outsider
+
+
+def test_no_cube_no_talk_leaves_only_cube_advice_and_none_turns_it_off(online_table):
+    cube_only = online_table(consulting="cube")
+    cube_only.play_until(captain_moving)
+    assert "Advise the captain" not in cube_only.page("carol")
+    cube_only.play_until(lambda g: g["phase"] == "roll" and g["awaiting"] == ["bob"])
+    carol = cube_only.page("carol")
+    assert "Propose: double" in carol and "Propose: no double" in carol
+    silent = online_table(consulting="none")
+    silent.play_until(lambda g: g["phase"] == "roll" and g["awaiting"] == ["bob"])
+    assert "Advise the captain" not in silent.page("carol")
+
+
+def test_on_the_team_s_cube_round_every_member_doubles_on_their_own_cube(online_table):
+    table = online_table()
+    table.play_until(lambda g: g["phase"] == "roll" and g["awaiting"] == ["bob"])
+    assert buttons(table.page("carol")) == ["double", "proposals"]
+    assert "Double the box on your cube" in table.page("carol")
+    assert buttons(table.page("bob")) == ["double", "roll"]
+    table.act("carol", "double")
+    assert "Send the team's doubles to the box" in table.page("bob")
+    table.act("bob", "roll")  # sends carol's double: the box answers it
+    box = table.page("alice")
+    assert "The team doubles you to 2: take or pass." in box
+    assert buttons(box) == ["beaver", "pass", "take"]  # beavers on: the box may beaver it
+
+
+def test_one_team_cube_is_a_proposal_of_the_team_s_double(online_table):
+    table = online_table(cube="single")
+    table.play_until(lambda g: g["phase"] == "roll" and g["awaiting"] == ["bob"])
+    assert "Propose the team's double" in table.page("dave")
+    table.play_until(box_on_roll)
+    box = table.page("alice")
+    assert "Double every member" not in box and 'name="to"' not in box
+
+
+def test_between_games_a_seated_player_starts_the_next_one(online_table):
+    table = online_table()
+    table.play_until(lambda g: g["phase"] == "over")
+    assert "The game is over" in table.page("carol")
+    assert buttons(table.page("carol")) == ["start"]
+    assert buttons(table.page("erin")) == []
+
+
+def test_the_table_page_and_the_list_link_seated_players_to_their_board(online_table, members):
+    table = online_table()
+    link = f'href="/chouettes/{table.pk}/play/"'
+    assert link in table.page("carol", "") and link not in table.page("erin", "")
+    assert link in table.page("dave", "/chouettes/")
+    assert link not in table.page("erin", "/chouettes/")
+
+
+def test_a_recorded_chouette_has_no_online_board(keeper_client, members):
+    chouette = opened(keeper_client, members)
+    assert keeper_client.get(f"/chouettes/{chouette.pk}/play/").status_code == 404
+
+
+def test_a_member_s_board_speaks_their_language(online_table):
+    table = online_table()
+    table.play_until(box_on_roll)
+    table.clients["alice"] = Client()
+    table.clients["alice"].force_login(table.members["alice"].user)
+    table.clients["alice"].cookies["django_language"] = "el"
+    page = table.page("alice")
+    assert "Είσαι στο κουτί" in page and "Διπλασίασε όλα τα μέλη" in page
+
+
+def test_a_user_who_is_no_player_gets_a_403_page(online_table):
+    table = online_table()
+    client = Client()
+    client.force_login(UserFactory(username="accountant"))
+    response = client.get(f"/chouettes/{table.pk}/play/")
+    assert response.status_code == 403
+    assert "Only the club&#x27;s players play chouettes." in response.content.decode()

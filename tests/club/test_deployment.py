@@ -1,8 +1,8 @@
 """Production configuration: docker-compose.yml and ``check --deploy``.
 
 There is no Docker engine here, so the compose file is kept honest by checking that
-every service runs a command this project has, and that the web server, worker and
-beat commands are the ones ``make run`` starts and the CI integration run tests.
+every service runs a command this project has, and that the web server, the workers
+and beat commands are the ones ``make run`` starts and the CI integration run tests.
 """
 
 import os
@@ -17,7 +17,7 @@ from club.management.commands.runclub import service_commands
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
-CLUB_SERVICES = {"migrate", "web", "worker", "beat"}
+CLUB_SERVICES = {"migrate", "web", "worker", "clock", "beat"}
 
 
 def _without_python(command: list[str]) -> list[str]:
@@ -34,7 +34,7 @@ def _without_option(command: list[str], option: str) -> list[str]:
 def test_compose_has_every_production_service_with_health_checks():
     services = COMPOSE["services"]
     assert set(services) == {"postgres", "redis"} | CLUB_SERVICES
-    for name in ("postgres", "redis", "web", "worker"):
+    for name in ("postgres", "redis", "web", "worker", "clock"):
         assert "healthcheck" in services[name], name
     assert {"postgres-data", "redis-data"} <= set(COMPOSE["volumes"])
 
@@ -44,6 +44,7 @@ def test_compose_runs_the_commands_make_run_starts():
     ours = service_commands("0.0.0.0:8000")
     assert _without_python(services["web"]["command"]) == _without_python(ours["web"])
     assert _without_python(services["worker"]["command"]) == _without_python(ours["worker"])
+    assert _without_python(services["clock"]["command"]) == _without_python(ours["clock"])
     assert _without_option(_without_python(services["beat"]["command"]), "--schedule") == (
         _without_option(_without_python(ours["beat"]), "--schedule")
     )

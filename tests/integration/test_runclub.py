@@ -1,4 +1,5 @@
-"""``manage.py runclub`` (what ``make run`` starts): web, worker and beat, stopped together."""
+"""``manage.py runclub`` (what ``make run`` starts): web, worker, clock worker and beat,
+stopped together."""
 
 import os
 import signal
@@ -70,7 +71,7 @@ def test_runclub_serves_with_stdin_closed_and_sigterm_stops_everything(tmp_path)
                 time.sleep(0.5)
         assert status == 200
         children = _children_of(supervisor.pid)
-        assert len(children) == 3, "web, worker and beat"
+        assert len(children) == 4, "web, worker, clock worker and beat"
 
         supervisor.send_signal(signal.SIGTERM)
         assert supervisor.wait(timeout=30) == 0

@@ -163,6 +163,7 @@ def test_t4_b4_play_settings_are_each_players_own(alice, bob):
     assert ok(mine.get("/api/play-settings/")) == {
         "auto_roll": False,
         "auto_play_forced": False,
+        "auto_bear_off": False,
         "home_board": "right",
         "switch_sides": False,
     }

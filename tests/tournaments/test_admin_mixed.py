@@ -90,6 +90,12 @@ def test_an_eight_player_knockout_with_consolation_mixed_online_and_on_boards(
     )
     first = Round.objects.get(tournament=tournament, number=1)
     assert first.pairings.filter(match__isnull=False).count() == 4  # online by default
+    # The tournament's page links its pairings' list, where they are moved.
+    page = director.get(f"/admin/tournaments/tournament/{tournament.pk}/change/").content.decode()
+    listed = f"{PAIRINGS}?round__tournament__id__exact={tournament.pk}"
+    assert f'href="{listed}"' in page and "Online or on a board" in page
+    rows = director.get(listed).content.decode()
+    assert rows.count('name="_selected_action"') == 4 and rows.count("online: match ") == 4
 
     # Two tables go to the big board: their matches are called off, unplayed.
     to_board = [pairing(tournament, "main-1-1"), pairing(tournament, "main-1-3")]
@@ -219,3 +225,45 @@ def test_an_eight_player_knockout_with_consolation_mixed_online_and_on_boards(
     assert paid[final.loser.pk] == Decimal("18.00")
     assert paid[pairing(tournament, "consolation-2-1").winner_id] == Decimal("3.60")
     assert paid[None] == Decimal("8.00")
+
+
+def test_a_board_tournaments_pairing_played_online_and_what_cannot_move(
+    director, make_player, django_capture_on_commit_callbacks
+):
+    tournament = create(
+        director, name="Board night", clock="blitz", match_lengths="1, 3", rated="on"
+    )
+    enter(director, tournament, players(make_player, 3))
+    step(director, tournament, "start")
+    bye, played = pairing(tournament, "main-1-1"), pairing(tournament, "main-1-2")
+    assert bye.bye and played.match is None  # over the board by default
+    page = director.get(PAIRINGS).content.decode()
+    assert "on a board" in page and str(played) in page and str(bye) not in page  # waiting only
+
+    said = act_on(director, "play_online", bye)
+    assert any("is a bye: nothing is played." in text for text in said), said
+    said = act_on(director, "play_online", played)
+    assert "1 pairing is played online: its match has started." in said
+    match = pairing(tournament, "main-1-2").match
+    assert match.status == Match.Status.PLAYING
+    assert (match.creator, match.opponent) == (played.first.player, played.second.player)
+    assert (match.length, match.rated, match.clock) == (1, True, "blitz")
+    assert f'href="/play/{match.pk}/"' in director.get(PAIRINGS).content.decode()
+    # Its result is no longer the director's to enter.
+    first_round = Round.objects.get(tournament=tournament, number=1)
+    page = director.get(f"/admin/tournaments/round/{first_round.pk}/change/").content.decode()
+    assert not any(name.endswith("-winner") for name in form_fields(page, "round_form"))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        play_on(match)
+    decided = pairing(tournament, "main-1-2")
+    assert decided.winner.player == Match.objects.get(pk=match.pk).winner
+    final = pairing(tournament, "main-2-1")
+    assert final.match is None and final.round.length == 3  # the next round: on a board
+    enter_results(director, final.round, lambda row: row.first)
+    said = act_on(director, "play_online", pairing(tournament, "main-2-1"))
+    assert any("has been played already." in text for text in said), said
+    step(director, tournament, "finish")
+    said = act_on(director, "play_on_board", decided)
+    assert any("Board night is not running." in text for text in said), said
+    assert Match.objects.count() == 1 and MatchResult.objects.filter(rated=True).count() == 2

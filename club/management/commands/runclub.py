@@ -1,7 +1,7 @@
-"""Run the whole service in the foreground: web server, Celery worker and Celery beat.
+"""Run the whole service in the foreground: web server, Celery workers and Celery beat.
 
-What ``make run`` starts. One command for a club night: Ctrl-C or SIGTERM stops all
-three; if any of them dies, the others are stopped too, so a service manager sees it.
+What ``make run`` starts. One command for a club night: Ctrl-C or SIGTERM stops them
+all; if any of them dies, the others are stopped too, so a service manager sees it.
 """
 
 import os
@@ -17,7 +17,10 @@ from django.core.management.base import BaseCommand, CommandParser
 
 
 def service_commands(bind: str) -> dict[str, list[str]]:
-    """The three processes, the same commands ``docker-compose.yml`` runs."""
+    """The four processes, the same commands ``docker-compose.yml`` runs: the web server,
+    the worker of the ordinary tasks (the sweeps), the clock worker that only applies
+    the timeouts at their deadlines (their own queue: never behind another task; each
+    process takes one task at a time, ``-O fair``), and beat (README, "Operations")."""
     python = sys.executable
     return {
         "web": [
@@ -27,7 +30,12 @@ def service_commands(bind: str) -> dict[str, list[str]]:
         ],
         "worker": [
             python, "-m", "celery", "-A", "club", "worker", "--loglevel", "INFO",
-            "--concurrency", "2",
+            "--concurrency", "1", "--hostname", "worker@%h",
+        ],
+        "clock": [
+            python, "-m", "celery", "-A", "club", "worker", "--loglevel", "INFO",
+            "--queues", settings.MATCHES_TIMEOUT_QUEUE or "celery", "--concurrency", "2",
+            "-O", "fair", "--hostname", "clock@%h",
         ],
         "beat": [
             python, "-m", "celery", "-A", "club", "beat", "--loglevel", "INFO",
@@ -37,7 +45,7 @@ def service_commands(bind: str) -> dict[str, list[str]]:
 
 
 class Command(BaseCommand):
-    help = "Start the web server, a Celery worker and Celery beat; stop them all on Ctrl-C."
+    help = "Start the web server, the Celery workers and Celery beat; stop them all on Ctrl-C."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--bind", default="127.0.0.1:8000")
@@ -59,7 +67,7 @@ class Command(BaseCommand):
             name: subprocess.Popen(command, stdin=subprocess.DEVNULL, start_new_session=True)
             for name, command in service_commands(bind).items()
         }
-        self.stdout.write(f"Serving on http://{bind}/ with a Celery worker and beat.")
+        self.stdout.write(f"Serving on http://{bind}/ with the Celery workers and beat.")
         self.stdout.write("Press Ctrl-C to stop.")
         exit_code = 0
         while not stopping:

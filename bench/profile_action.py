@@ -1,0 +1,282 @@
+"""Where one board action's time goes: CPU per layer of a request, in this process.
+
+Not a test. It plays matches through the whole Django request path (middleware, DRF token
+auth, parsing, the view, the service, the answer's serialization and JSON rendering)
+with Django's test client on PostgreSQL, production's settings (DEBUG off), and times
+each layer by wrapping its function with a CPU-time counter. Inclusive times: a layer's
+figure contains the layers it calls (the database time is inside the service's and the
+view's). What it leaves out: gunicorn's HTTP parsing and socket work (measured apart in
+bench/README.md).
+
+    .venv/bin/python bench/profile_action.py                # DATABASE_POOL=0
+    .venv/bin/python bench/profile_action.py --pool 4       # with Django's pool
+
+The database is ``club_profile_action`` on ``BENCH_POSTGRES`` (created, migrated).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DATABASE = "club_profile_action"
+POSTGRES = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
+
+# (label, module, attribute path): the layers timed, in the order printed.
+LAYERS = (
+    ("whole request (handler)", "django.core.handlers.base", "BaseHandler.get_response"),
+    (
+        "token auth (Token + user)",
+        "rest_framework.authentication",
+        "TokenAuthentication.authenticate",
+    ),
+    ("request body parsing", "rest_framework.request", "Request._parse"),
+    ("the player of the user", "matches.api", "_player"),
+    ("match read by the view", "matches.api", "_match_get"),
+    ("the service (transaction)", "matches.services", "match_act"),
+    ("  lock + read table, match", "matches.services", "_locked"),
+    ("  load Game/MatchState", "matches.services", "_Work.__post_init__"),
+    ("  the core's action", "matches.services", "rules_apply"),
+    ("  play settings read", "matches.services", "_settings"),
+    ("  write table, log, match", "matches.services", "_save"),
+    ("answer: match_detail", "matches.selectors", "match_detail"),
+    ("  legal plays", "backgammon.game", "Game.legal_plays"),
+    ("  position and match IDs", "matches.selectors", "_ids"),
+    ("  Game.from_dict", "backgammon.game", "Game.from_dict"),
+    ("answer: serializer", "rest_framework.serializers", "Serializer.to_representation"),
+    ("JSON rendering", "rest_framework.renderers", "JSONRenderer.render"),
+    ("request log line", "logging", "Logger.info"),
+    ("Celery send (timeout task)", "matches.services", "_schedule"),
+    ("database: every query", "django.db.backends.utils", "CursorWrapper._execute"),
+    ("database: connection setup", "django.db.backends.base.base", "BaseDatabaseWrapper.connect"),
+    ("database: connection close", "django.db.backends.base.base", "BaseDatabaseWrapper.close"),
+    ("database: commit", "django.db.backends.base.base", "BaseDatabaseWrapper.commit"),
+)
+
+
+class Meter:
+    """CPU (thread time) and wall time, and calls, per label, only while ``on``."""
+
+    def __init__(self) -> None:
+        self.cpu: dict[str, float] = defaultdict(float)
+        self.wall: dict[str, float] = defaultdict(float)
+        self.calls: dict[str, int] = defaultdict(int)
+        self.depth: dict[str, int] = defaultdict(int)
+        self.on = False
+
+    def wrap(self, label: str, func: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(func)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            if not self.on or self.depth[label]:  # a recursive call is counted once
+                return func(*args, **kwargs)
+            self.depth[label] += 1
+            cpu, wall = time.thread_time(), time.perf_counter()
+            try:
+                return func(*args, **kwargs)
+            finally:
+                self.cpu[label] += time.thread_time() - cpu
+                self.wall[label] += time.perf_counter() - wall
+                self.calls[label] += 1
+                self.depth[label] -= 1
+
+        return timed
+
+
+def instrument(meter: Meter) -> None:
+    for label, module_name, path in LAYERS:
+        owner: Any = importlib.import_module(module_name)
+        *outer, name = path.split(".")
+        for part in outer:
+            owner = getattr(owner, part)
+        found = owner.__dict__.get(name) if isinstance(owner, type) else None
+        if isinstance(found, classmethod):
+            setattr(owner, name, classmethod(meter.wrap(label, found.__func__)))
+        else:
+            setattr(owner, name, meter.wrap(label, getattr(owner, name)))
+
+
+def environment(pool: int) -> None:
+    os.environ.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "club.settings",
+            "DEBUG": "0",
+            "SECRET_KEY": "profile-" + os.urandom(16).hex(),
+            "ALLOWED_HOSTS": "testserver",
+            "SECURE_SSL_REDIRECT": "0",
+            "DATABASE_URL": f"{POSTGRES}/{DATABASE}",
+            "DATABASE_POOL": str(pool),
+            "CELERY_BROKER_URL": os.environ.get("PROFILE_BROKER", "memory://"),
+            "CELERY_RESULT_BACKEND": "cache+memory://",
+            "VAR_DIR": tempfile.mkdtemp(prefix="profile-action-"),
+            "LOG_LEVEL": "INFO",
+        }
+    )
+    found = subprocess.run(
+        [
+            "psql",
+            f"{POSTGRES}/postgres",
+            "-tAc",
+            f"SELECT 1 FROM pg_database WHERE datname='{DATABASE}'",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    if not found.stdout.strip():
+        subprocess.run(
+            ["psql", f"{POSTGRES}/postgres", "-c", f"CREATE DATABASE {DATABASE}"], check=True
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pool", type=int, default=0, help="DATABASE_POOL (0: none)")
+    parser.add_argument("--actions", type=int, default=600, help="actions to time")
+    parser.add_argument("--clock", default="none", help="the matches' clock preset")
+    parser.add_argument(
+        "--timeouts",
+        type=int,
+        default=0,
+        help="time this many timeouts instead (each ends a match)",
+    )
+    args = parser.parse_args()
+    environment(args.pool)
+    import logging
+
+    import django
+    from django.conf import settings
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", "--noinput", verbosity=0)
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    logging.getLogger("club.request").handlers = [logging.NullHandler()]
+    logging.getLogger("club.request").propagate = False
+    from django.db import connection
+    from django.test import Client
+    from rest_framework.authtoken.models import Token
+
+    from bench.api_play import choose
+    from club.services import player_create
+
+    run = f"{int(time.time()) % 100000:05d}"
+    clients = []
+    for side in range(2):
+        player = player_create(username=f"prof{run}s{side}", password="profile-password")
+        token = Token.objects.create(user=player.user).key
+        clients.append((player.user.username, Client(HTTP_AUTHORIZATION=f"Token {token}")))
+    by_name = dict(clients)
+    if args.timeouts:
+        timeouts(clients, args.timeouts)
+        return
+    meter = Meter()
+    instrument(meter)
+    rng = random.Random(1)
+    queries: list[int] = []
+    timed = 0
+    total_cpu = 0.0
+    while timed < args.actions:
+        created = (
+            clients[0][1]
+            .post(
+                "/api/matches/",
+                {"opponent": clients[1][0], "length": 3, "clock": args.clock},
+                content_type="application/json",
+            )
+            .json()
+        )
+        match = (
+            clients[1][1]
+            .post(f"/api/matches/{created['id']}/accept/", {}, content_type="application/json")
+            .json()
+        )
+        while match["status"] == "playing" and timed < args.actions:
+            kind, body = choose(match, rng)
+            count = 0
+
+            def counted(execute: Callable[..., Any], sql: str, *rest: Any) -> Any:
+                nonlocal count
+                count += 1
+                return execute(sql, *rest)
+
+            connection.close()  # as production's request_finished does (the pool: given back)
+            meter.on = True
+            started = time.thread_time()
+            with connection.execute_wrapper(counted):
+                response = by_name[match["game"]["turn"]].post(
+                    f"/api/matches/{match['id']}/{kind}/", body, content_type="application/json"
+                )
+            total_cpu += time.thread_time() - started
+            connection.close()
+            meter.on = False
+            assert response.status_code == 200, response.content
+            match = response.json()
+            queries.append(count)
+            timed += 1
+    print(f"{timed} actions, DATABASE_POOL={args.pool}, clock {args.clock}")
+    print(f"  CPU per action: {1000 * total_cpu / timed:.2f} ms", end="; ")
+    print(f"queries per action: {sum(queries) / timed:.1f}")
+    print(f"  {'layer':34} {'CPU ms':>8} {'wall ms':>8} {'calls':>7}  (per action; inclusive)")
+    for label, _module, _path in LAYERS:
+        calls = meter.calls.get(label, 0)
+        print(
+            f"  {label:34} {1000 * meter.cpu[label] / timed:8.2f} "
+            f"{1000 * meter.wall[label] / timed:8.2f} {calls / timed:7.2f}"
+        )
+
+
+def timeouts(clients: list[tuple[str, Any]], count: int) -> None:
+    """CPU of ``count`` timeouts, as the clock worker applies them: each match on a short
+    clock is started through the API, then lost on time (the forfeit, the result, both
+    ratings) by ``services.table_timeout`` with the services' clock moved past it."""
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.utils import timezone
+
+    from matches import services
+    from matches.models import Table
+
+    tables = []
+    for _ in range(count):
+        created = (
+            clients[0][1]
+            .post(
+                "/api/matches/",
+                {"opponent": clients[1][0], "length": 3, "clock": {"delay": 1, "reserve": 1}},
+                content_type="application/json",
+            )
+            .json()
+        )
+        clients[1][1].post(
+            f"/api/matches/{created['id']}/accept/", {}, content_type="application/json"
+        )
+        tables.append(created["id"])
+    due = Table.objects.filter(match__pk__in=tables).values_list("pk", "turn_no")
+    later = timezone.now() + timedelta(seconds=5)
+    services.clock_now = lambda: later  # type: ignore[assignment]  # past every deadline
+    cpu, applied = 0.0, 0
+    for pk, turn_no in due:
+        connection.close()
+        started = time.thread_time()
+        applied += services.table_timeout(table_id=pk, turn_no=turn_no)
+        cpu += time.thread_time() - started
+    print(f"{applied} timeouts applied; CPU per timeout {1000 * cpu / max(1, applied):.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

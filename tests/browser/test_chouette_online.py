@@ -1,0 +1,221 @@
+"""An online chouette in real browsers (issue 9, item 6): the box, the captain and two
+crew members, each on their own board page in a browser context of their own (a phone or
+a laptop), play a game's opening; the box doubles, two take and one passes from their own
+pages, the captain moves by tapping checkers; and the big screen's table page, a fifth
+context, follows every step live without reloading."""
+
+from decimal import Decimal
+
+import pytest
+from playwright.sync_api import expect
+
+from backgammon.game import Game
+from backgammon.moves import Step
+from backgammon.notation import format_play
+from chouette import online, selectors, services
+from chouette.models import Chouette, Proposal
+from matches.models import Action, Table
+from tests.browser.conftest import SCREENSHOTS
+from tests.browser.helpers import DEVICES, log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+STATE = "() => JSON.parse(document.getElementById('table-state').textContent)"
+NAMES = ("alice", "bob", "carol", "dave")
+
+
+@pytest.fixture
+def contexts(browser, live_server):
+    opened = []
+
+    def open_context(**options):
+        context = browser.new_context(base_url=live_server.url, **options)
+        opened.append(context)
+        return context.new_page()
+
+    yield open_context
+    for context in opened:
+        context.close()
+
+
+def game_of(chouette):
+    return selectors.chouette_online_game(chouette=Chouette.objects.get(pk=chouette.pk))
+
+
+def state_of(page):
+    return page.evaluate(STATE)
+
+
+def wait_for_turn(page, turn_no):
+    """The page has drawn turn ``turn_no`` (or later) by itself."""
+    page.wait_for_function(f"() => ({STATE})().turn_no >= {turn_no}", timeout=10_000)
+
+
+def move_by_notation(page, chouette):
+    game = game_of(chouette)
+    wait_for_turn(page, game["turn_no"])
+    page.locator("form.notation[data-act=move] input[name=play]").fill(game["legal_plays"][0])
+    page.get_by_role("button", name="Play it").click()
+    page.wait_for_function(f"() => ({STATE})().turn_no > {game['turn_no']}", timeout=10_000)
+
+
+def move_by_taps(page, chouette, after_first_step=None):
+    """Tap a checker, then one of its lit landing points, until the play is whole; then
+    confirm it (the captain's way on a phone). ``after_first_step`` runs once the first
+    step is drawn."""
+    game = game_of(chouette)
+    wait_for_turn(page, game["turn_no"])
+    board = page.locator("svg.board")
+    for taps in range(1, 5):
+        state = state_of(page)
+        origin, landings = next(iter(state["steps"].items()))
+        board.locator(f'[data-point="{origin}"]').first.click()
+        expect(board.locator(".landing").first).to_be_visible()
+        board.locator(f'[data-point="{next(iter(landings))}"]').first.click()
+        page.wait_for_function(f"() => ({STATE})().pending.length === {taps}", timeout=10_000)
+        if taps == 1 and after_first_step is not None:
+            after_first_step()
+        confirm = page.get_by_role("button", name="Confirm the play")
+        if confirm.count():
+            played = state_of(page)["play"]
+            confirm.click()
+            page.wait_for_function(f"() => ({STATE})().turn_no > {game['turn_no']}", timeout=10_000)
+            return played
+    raise AssertionError("four taps made no whole play")
+
+
+def roll(page, chouette):
+    game = game_of(chouette)
+    wait_for_turn(page, game["turn_no"])
+    page.get_by_role("button", name="Roll", exact=True).click()
+    page.wait_for_function(f"() => ({STATE})().turn_no > {game['turn_no']}", timeout=10_000)
+
+
+def test_four_players_play_an_online_opening_and_the_big_screen_follows_it_live(
+    contexts, make_player, device
+):
+    members = {name: make_player(name, display_name=name.title()) for name in NAMES}
+    make_player("erin", display_name="Erin")
+    chouette = services.chouette_create(
+        players=list(members.values()),
+        order=list(members.values()),
+        stake=Decimal("1.00"),
+        recorded_by=members["alice"].user,
+        mode="online",
+        cube="multiple",
+        jacoby=False,
+    )
+    pages = {}
+    for name in NAMES:
+        page = contexts(**DEVICES[device])
+        log_in(page, name)
+        page.goto(f"/chouettes/{chouette.pk}/play/")
+        pages[name] = page
+    big = contexts(viewport={"width": 1920, "height": 1080})
+    log_in(big, "erin")
+    big.goto(f"/chouettes/{chouette.pk}/")
+    big.evaluate("() => { window.notReloaded = true; }")
+    expect(big.locator("section.games h2")).to_have_text("0 games")
+
+    # Any seated player starts the game; every board and the big screen draw it.
+    expect(pages["alice"].locator("p.role")).to_contain_text("You are the box")
+    expect(pages["bob"].locator("p.role")).to_contain_text("You are the captain")
+    pages["carol"].get_by_role("button", name="Start the next game").click()
+    for page in [*pages.values(), big]:
+        expect(page.locator("svg.board")).to_be_visible(timeout=10_000)
+    assert Table.objects.get(chouette__pk=chouette.pk).status == Table.Status.PLAYING
+
+    # The opening: whoever won the opening roll moves; then to the box's roll.
+    if game_of(chouette)["awaiting"] == ["bob"]:
+        dave_proposes = game_of(chouette)
+        pages["dave"].locator("form.notation[data-act=proposals] input[name=play]").fill(
+            dave_proposes["legal_plays"][-1]
+        )
+        pages["dave"].get_by_role("button", name="Propose it").click()
+        expect(pages["carol"].locator("section.proposals")).to_contain_text(
+            dave_proposes["legal_plays"][-1], timeout=10_000
+        )
+        assert pages["alice"].locator("section.proposals").count() == 0  # never the box's
+        assert Proposal.objects.filter(chouette=chouette, player=members["dave"]).count() == 1
+        move_by_taps(pages["bob"], chouette)
+    else:
+        move_by_notation(pages["alice"], chouette)
+        roll(pages["bob"], chouette)
+        move_by_taps(pages["bob"], chouette)
+    assert game_of(chouette)["awaiting"] == ["alice"] and game_of(chouette)["phase"] == "roll"
+
+    # The box doubles everyone; bob and carol take, dave passes, each on their own page.
+    box = pages["alice"]
+    wait_for_turn(box, game_of(chouette)["turn_no"])
+    box.get_by_role("button", name="Double every member").click()
+    expect(big.locator("table.cubes tr.cube-offered")).to_have_count(3, timeout=10_000)
+    for name, answer in (("bob", "Take"), ("carol", "Take"), ("dave", "Pass")):
+        page = pages[name]
+        expect(page.locator("p.doubled")).to_have_text(
+            "The box doubles you to 2: take or pass.", timeout=10_000
+        )
+        page.get_by_role("button", name=answer, exact=True).click()
+    expect(pages["dave"].locator("p.role")).to_contain_text(
+        "you are out of this game", timeout=10_000
+    )
+    expect(big.locator("table.cubes tr.cube-passed")).to_have_count(1, timeout=10_000)
+    expect(big.locator("table.cubes tr.cube-live")).to_have_count(2)
+    state = Game.from_dict(Table.objects.get(chouette__pk=chouette.pk).state)
+    assert {c.holder: (c.value, c.owner, c.live) for c in state.contracts} == {
+        "bob": (2, 1, True),
+        "carol": (2, 1, True),
+        "dave": (1, None, False),
+    }
+    answers = Action.objects.filter(table__chouette__pk=chouette.pk, kind__in=["take", "pass"])
+    assert sorted((a.actor.user.username, a.kind) for a in answers) == [
+        ("bob", "take"),
+        ("carol", "take"),
+        ("dave", "pass"),
+    ]
+
+    # The box rolls and moves; the captain rolls and moves by taps; the big screen follows.
+    version = int(big.locator("[data-live-topic]").get_attribute("data-live-version"))
+    roll(box, chouette)
+    move_by_notation(box, chouette)
+    roll(pages["bob"], chouette)
+
+    def carol_advises():
+        """A proposal moves the session on while the captain taps: his board is drawn
+        again, live, with his step kept."""
+        seen = state_of(pages["bob"])["version"]
+        game = game_of(chouette)
+        online.chouette_propose(
+            chouette=Chouette.objects.get(pk=chouette.pk),
+            player=members["carol"],
+            turn_no=game["turn_no"],
+            kind="play",
+            play=game["legal_plays"][-1],
+        )
+        pages["bob"].wait_for_function(f"() => ({STATE})().version > {seen}", timeout=10_000)
+        assert len(state_of(pages["bob"])["pending"]) == 1
+        expect(pages["bob"].locator("section.proposals")).to_contain_text("Carol")
+
+    # A checker on the bar may dance (the roll passes the turn by itself); else he taps.
+    if game_of(chouette)["awaiting"] == ["bob"]:
+        played = move_by_taps(pages["bob"], chouette, after_first_step=carol_advises)
+        last = Action.objects.filter(table__chouette__pk=chouette.pk, kind="move").latest("id")
+        assert last.actor == members["bob"]  # the play tapped went to the API whole
+        assert format_play(Step(*step) for step in last.payload["steps"]) == played
+    final = Chouette.objects.get(pk=chouette.pk).version
+    big.wait_for_function(
+        f"() => Number(document.querySelector('[data-live-topic]').dataset.liveVersion) >= {final}",
+        timeout=10_000,
+    )
+    assert final > version and big.evaluate("() => window.notReloaded === true")
+    expect(big.locator("p.awaiting")).to_contain_text("Alice")
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for name, page in pages.items():
+        page.screenshot(
+            path=str(SCREENSHOTS / f"chouette-online-{name}-{device}.png"), full_page=True
+        )
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= page.viewport_size["width"], (name, width)
+    big.screenshot(
+        path=str(SCREENSHOTS / f"chouette-online-big-screen-{device}.png"), full_page=True
+    )

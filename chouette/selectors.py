@@ -230,23 +230,25 @@ def chouette_online_game(
         "position_id": position_id(board),
         "legal_plays": [format_play(play.steps) for play in game.legal_plays()],
         "cubes": cubes,
-        "resignation": _resignation(game, box, table.turn_base),
+        "resignation": _resignation(game, table.turn_base),
         "deadline": table.deadline,
     }
 
 
-def _resignation(game: Game, box: str, turn_base: int) -> dict[str, Any] | None:
-    """The resignation on offer (S4): its points a cube, who offered it (the box, or the
-    member resigning their own contract) and the ``turn_no`` its answers carry."""
+def _resignation(game: Game, turn_base: int) -> dict[str, Any] | None:
+    """The resignation on offer (S4): its points a cube, which side offered it, the
+    contracts still waiting on an answer (in line order) and the ``turn_no`` its answers
+    carry."""
     team = game.team
     if game.resignation is None or team is None:
         return None
-    holder = team.resigner if team.resigner is not None else team.resign_to[0]
-    offered = game.offered_at(holder)
+    waiting = (team.resigner,) if team.resigner is not None else team.resign_to
+    offered = game.offered_at(waiting[0])
     assert offered is not None
     return {
         "points": RESIGNATION_POINTS[game.resignation],
-        "offered_by": box if team.resigner is None else str(team.resigner),
+        "offered_by": "box" if game.on_roll == BOX else "team",
+        "contracts": [str(holder) for holder in waiting],
         "offered_at": turn_base + offered,
     }
 

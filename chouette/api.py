@@ -119,8 +119,19 @@ class OnlineResignationOutput(serializers.Serializer[dict[str, Any]]):
     points = serializers.IntegerField(
         min_value=1, max_value=3, help_text=gettext_lazy("What it offers a cube (S4).")
     )
-    offered_by = serializers.CharField(
-        help_text=gettext_lazy("The box (to every member still in), or the member resigning.")
+    offered_by = serializers.ChoiceField(
+        choices=["box", "team"],
+        help_text=gettext_lazy(
+            "box: to every member still in, each answering for their own contract; team: "
+            "the captain's, for the team, the box answering each contract."
+        ),
+    )
+    contracts = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=gettext_lazy(
+            "The members whose contracts still wait on an answer, in line order (the box "
+            "answers the team's the first of them next)."
+        ),
     )
     offered_at = serializers.IntegerField(
         help_text=gettext_lazy("The turn_no an answer to it carries.")

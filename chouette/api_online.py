@@ -186,8 +186,8 @@ ACTION_VIEWS: tuple[type[ChouetteActionView], ...] = (
         "resign",
         gettext_lazy(
             "Offer to resign 1, 2 or 3 points a cube (S4), on your side's turn: the box to "
-            "every member still in the game, each answering for their own contract; a "
-            "member (the captain too) their own contract only, answered by the box."
+            "every member still in the game, each answering for their own contract; the "
+            "captain for the team (H2), the box answering each contract in line order."
         ),
         ChouetteResignInput,
     ),
@@ -195,15 +195,16 @@ ACTION_VIEWS: tuple[type[ChouetteActionView], ...] = (
         "accept_resign",
         gettext_lazy(
             "Accept the resignation offered to you: a member for their own contract, the "
-            "box for the member who offered it; that contract is settled (S4). turn_no is "
-            "the offer's."
+            "box for the team's next contract in line; that contract is settled (S4). "
+            "turn_no is the offer's."
         ),
         AnswerInput,
     ),
     action_view(
         "reject_resign",
         gettext_lazy(
-            "Reject the resignation offered to you: your contract plays on (S4). turn_no is "
+            "Reject the resignation offered to you (a member: for your own contract; the "
+            "box: for the team's next contract in line), which plays on (S4). turn_no is "
             "the offer's."
         ),
         AnswerInput,

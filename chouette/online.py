@@ -182,9 +182,9 @@ def chouette_act(
     and moves (H2), every member doubles on their own cube (or proposes the team's
     double with one cube, H4) and answers the box's double for themself (H5), the box
     answering the team's doubles in line order (H10). Resignations are per contract
-    (S4): the box offers ``points`` (1, 2 or 3 a cube) to every member still in the
-    game, each answering for their own contract; on the team's turn a member (the
-    captain too) resigns their own contract and the box answers it. ``turn_no`` is the
+    (S4): the side on turn offers ``points`` (1, 2 or 3 a cube): the box to every member
+    still in the game, each answering for their own contract; the captain for the team
+    (H2), the box answering each contract in line order. ``turn_no`` is the
     table's, except for an answer: the ``turn_no`` of the offer being answered
     (``offered_at`` in the game body), so members answering side by side do not make
     each other stale. ``to`` (the box's double, multiple cubes): the members doubled.
@@ -297,32 +297,33 @@ def _answer(turn: _Turn, game: Game, name: str, act: str, turn_no: int) -> Game:
 
 
 def _resign(game: Game, name: str, box: str, value: Result) -> Game:
-    """The box offers ``value`` to every member still in the game, on its turn; a member,
-    on the team's turn, offers their own contract (S4)."""
+    """The side on turn offers ``value``: the box to every member still in the game; the
+    captain, who moves for the team (H2), for every contract still in it (S4)."""
     if (name == box) != (game.on_roll == BOX):
         raise NotYourTurn(_("You offer a resignation on your own side's turn."))
-    if name == box:
-        return engine.rules_apply(game.resign, value)
-    if not game.in_play(name):
-        raise Conflict(_("You are out of this game."))
-    return engine.rules_apply(game.resign, value, name)
+    if name != box and name != game.captain:
+        if not game.in_play(name):
+            raise Conflict(_("You are out of this game."))
+        raise NotYourTurn(
+            _("Only the captain, %(captain)s, offers the team's resignation (H2).")
+            % {"captain": game.captain}
+        )
+    return engine.rules_apply(game.resign, value)
 
 
 def _resign_answer(turn: _Turn, game: Game, name: str, act: str, turn_no: int) -> Game:
     """A member's answer to the box's resignation for their own contract, or the box's
-    answer to a member's; ``turn_no`` that of the offer."""
+    answer to the team's for the next contract in line; ``turn_no`` that of the offer."""
     team = game.team
     if game.phase is not Phase.RESIGN_OFFERED or team is None:
         raise Conflict(_("No resignation waits for your answer."))
     if name == turn.box:
-        holder = team.resigner
-        if holder is None:
+        if game.on_roll == BOX:
             raise Conflict(_("No resignation waits for your answer."))
+        holder = team.resigner if team.resigner is not None else team.resign_to[0]
     else:
-        if team.resigner is not None:
-            raise NotYourTurn(
-                _("The box answers %(member)s's resignation.") % {"member": team.resigner}
-            )
+        if game.on_roll == TEAM:
+            raise NotYourTurn(_("The box answers the team's resignation."))
         if name not in team.resign_to:
             raise Conflict(_("No resignation waits for your answer."))
         holder = name
@@ -410,8 +411,9 @@ def _timeout(table_id: int, turn_no: int) -> bool:
     game = turn.playing()
     awaiting = game.awaiting
     if game.phase is Phase.RESIGN_OFFERED:
-        for holder in awaiting.members if not awaiting.box else (None,):
-            game = game.reject_resign(holder)
+        while game.phase is Phase.RESIGN_OFFERED:  # every answer still owed: a rejection
+            members = game.awaiting.members
+            game = game.reject_resign(members[0] if members else None)
     elif awaiting.members and not awaiting.box and game.phase is Phase.TAKE_OR_PASS:
         for member in awaiting.members:
             answer = game.take if locked.no_answer == Chouette.NoAnswer.TAKE else game.pass_

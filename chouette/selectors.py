@@ -305,23 +305,25 @@ def chouette_online_game(
         "position_id": position_id(board),
         "legal_plays": [format_play(play.steps) for play in game.legal_plays()],
         "cubes": cubes,
-        "resignation": _resignation(game, box, table.turn_base),
+        "resignation": _resignation(game, table.turn_base),
         "deadline": table.deadline,
     }
 
 
-def _resignation(game: Game, box: str, turn_base: int) -> dict[str, Any] | None:
-    """The resignation on offer (S4): its points a cube, who offered it (the box, or the
-    member resigning their own contract) and the ``turn_no`` its answers carry."""
+def _resignation(game: Game, turn_base: int) -> dict[str, Any] | None:
+    """The resignation on offer (S4): its points a cube, which side offered it, the
+    contracts still waiting on an answer (in line order) and the ``turn_no`` its answers
+    carry."""
     team = game.team
     if game.resignation is None or team is None:
         return None
-    holder = team.resigner if team.resigner is not None else team.resign_to[0]
-    offered = game.offered_at(holder)
+    waiting = (team.resigner,) if team.resigner is not None else team.resign_to
+    offered = game.offered_at(waiting[0])
     assert offered is not None
     return {
         "points": RESIGNATION_POINTS[game.resignation],
-        "offered_by": box if team.resigner is None else str(team.resigner),
+        "offered_by": "box" if game.on_roll == BOX else "team",
+        "contracts": [str(holder) for holder in waiting],
         "offered_at": turn_base + offered,
     }
 
@@ -351,7 +353,10 @@ class MemberChoices:
     decides). ``role``: ``box``, ``captain`` (moves for the team now, H7), ``crew``,
     ``out`` (passed or resigned this game), ``watcher``; ``side`` the board is drawn
     from. ``answer_turn_no``: the ``turn_no`` of the double the player answers, if any;
-    ``answer_for``: whose cube the box answers (the team's doubles, in line, H10)."""
+    ``answer_for``: whose cube the box answers (the team's doubles, in line, H10).
+    ``resign``: may offer a resignation (S4: the box to every member, a member for their
+    own cube); ``resign_answer_turn_no``: the offer the player answers, of
+    ``resign_points`` a cube, made by ``resign_from``."""
 
     role: str
     side: int
@@ -368,6 +373,10 @@ class MemberChoices:
     beaver: bool = False
     propose: tuple[str, ...] = ()
     sees_proposals: bool = False
+    resign: bool = False
+    resign_answer_turn_no: int | None = None
+    resign_points: int | None = None
+    resign_from: str | None = None
 
 
 def _core_takes(call: Callable[..., object], *args: object) -> bool:
@@ -375,7 +384,7 @@ def _core_takes(call: Callable[..., object], *args: object) -> bool:
     changes)."""
     try:
         call(*args)
-    except BackgammonError:
+    except (BackgammonError, ValueError):
         return False
     return True
 
@@ -403,7 +412,7 @@ def chouette_member_choices(
     assert table is not None
     holders = game.options.holders
     if name == box:
-        return _box_choices(game, turn_base=table.turn_base, seated=seated)
+        return _box_choices(game, turn_base=table.turn_base, seated=seated, box=box)
     if name not in holders:
         return MemberChoices(role="watcher", side=TEAM, seated=seated)
     if not game.in_play(name):
@@ -425,10 +434,38 @@ def chouette_member_choices(
         beaver=offered is not None and _core_takes(game.beaver, name),
         propose=() if captain else _proposals_open(chouette, game, name),
         sees_proposals=True,
+        **_resign_choices(game, name, turn_base=table.turn_base, box=box),
     )
 
 
-def _box_choices(game: Game, *, turn_base: int, seated: bool) -> MemberChoices:
+def _resign_choices(game: Game, name: str, *, turn_base: int, box: str) -> dict[str, Any]:
+    """Resignations per contract (S4): whether ``name`` may offer one on their side's
+    turn, and the offer they answer: the box's to each member still in, or a member's
+    own to the box."""
+    is_box = name == box
+    own_turn = game.on_roll == (BOX if is_box else TEAM)
+    holder = None if is_box else name
+    team = game.team
+    answering = None
+    if game.phase is Phase.RESIGN_OFFERED and team is not None:
+        if is_box and team.resigner is not None:
+            answering = team.resigner
+        elif not is_box and team.resigner is None and name in team.resign_to:
+            answering = name
+    offered = None if answering is None else game.offered_at(answering)
+    return {
+        "resign": own_turn
+        and game.phase in (Phase.ROLL, Phase.MOVE)
+        and _core_takes(game.resign, Result.SINGLE, holder),
+        "resign_answer_turn_no": None if offered is None else turn_base + offered,
+        "resign_points": None
+        if offered is None or game.resignation is None
+        else RESIGNATION_POINTS[game.resignation],
+        "resign_from": None if offered is None else str(answering) if is_box else box,
+    }
+
+
+def _box_choices(game: Game, *, turn_base: int, seated: bool, box: str) -> MemberChoices:
     box_rolls = game.on_roll == BOX and game.phase is Phase.ROLL
     answered = next((c for c in game.contracts if c.pending == TEAM), None)
     offered = None if answered is None else game.offered_at(answered.holder)
@@ -450,6 +487,7 @@ def _box_choices(game: Game, *, turn_base: int, seated: bool) -> MemberChoices:
         answer_value=None if answered is None else answered.value * 2,
         answer_for=None if answered is None else str(answered.holder),
         beaver=offered is not None and _core_takes(game.beaver),
+        **_resign_choices(game, box, turn_base=turn_base, box=box),
     )
 
 

@@ -12,6 +12,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db.models import Field
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -57,9 +58,23 @@ def _players(usernames: list[str]) -> list[Player]:
 # The list, and opening a chouette --------------------------------------------------------
 
 
-class ChouetteForm(forms.Form):
-    """Open a recorded chouette: who plays, at what stake, with which options."""
+def _label(name: str) -> Any:
+    """A session field's own translated name, as the admin shows it."""
+    field = Chouette._meta.get_field(name)
+    assert isinstance(field, Field)
+    return field.verbose_name
 
+
+class ChouetteForm(forms.Form):
+    """Open a chouette, recorded or online: who plays, at what stake, with which options
+    (the clock and consulting only for one played on the server)."""
+
+    mode = forms.ChoiceField(
+        label=_label("mode"),
+        choices=Chouette.Mode.choices,
+        initial=Chouette.Mode.RECORDED,
+        required=False,
+    )
     players = forms.MultipleChoiceField(
         label=gettext_lazy("Players"), widget=forms.CheckboxSelectMultiple
     )
@@ -90,6 +105,35 @@ class ChouetteForm(forms.Form):
         max_value=services.MAX_PLAYERS,
         help_text=gettext_lazy("Empty: no partner."),
     )
+    turn_time = forms.IntegerField(
+        label=_label("turn_time"),
+        required=False,
+        min_value=services.MIN_TURN_TIME,
+        max_value=services.MAX_TURN_TIME,
+        help_text=gettext_lazy("Online only; empty: no clock."),
+    )
+    no_answer = forms.ChoiceField(
+        label=_label("no_answer"), choices=Chouette.NoAnswer.choices, required=False
+    )
+    consulting = forms.ChoiceField(
+        label=_label("consulting"), choices=Chouette.Consulting.choices, required=False
+    )
+
+    def clean_mode(self) -> str:
+        return str(self.cleaned_data["mode"] or Chouette.Mode.RECORDED)
+
+    def clean_no_answer(self) -> str:
+        return str(self.cleaned_data["no_answer"] or Chouette.NoAnswer.PASS)
+
+    def clean_consulting(self) -> str:
+        return str(self.cleaned_data["consulting"] or Chouette.Consulting.FULL)
+
+    def online_options(self) -> dict[str, Any]:
+        """The options of a session played on the server; none for a recorded one."""
+        values = self.cleaned_data
+        if values["mode"] != Chouette.Mode.ONLINE:
+            return {}
+        return {name: values[name] for name in ("turn_time", "no_answer", "consulting")}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -121,11 +165,14 @@ def chouettes(request: HttpRequest) -> HttpResponse:
                 box_keeps=values["box_keeps"],
                 partner_from=values["partner_from"],
                 recorded_by=member(request.user),
+                mode=values["mode"],
+                **form.online_options(),
             )
         except ServiceError as error:
             messages.error(request, str(error.message))
         else:
-            return redirect("chouette-record", pk=chouette.pk)
+            online = chouette.mode == Chouette.Mode.ONLINE
+            return redirect("chouette-play" if online else "chouette-record", pk=chouette.pk)
     username = request.GET.get("player", "")
     sessions = selectors.chouette_list().order_by("-status", "-id")
     shown = None
@@ -437,14 +484,14 @@ def _play_context(
     }
     choices = selectors.chouette_member_choices(chouette=chouette, player=me, names=names)
     game = selectors.chouette_online_game(chouette=chouette, names=names)
-    box = display[names[chouette.seats[0]]]
+    box_username = names[chouette.seats[0]]
+    box = display[box_username]
     context: dict[str, Any] = {
         "chouette": chouette,
         "choices": choices,
         "game": game,
-        "box_name": box,
         "scores": [
-            (display[name], points, name == names[chouette.seats[0]])
+            (display[name], points, name == box_username)
             for name, points in selectors.chouette_scores(chouette=chouette, names=names).items()
         ],
         "games_played": selectors.chouette_games_played(chouette=chouette),
@@ -476,6 +523,7 @@ def _play_context(
             cubes=[(display[name], cube) for name, cube in game["cubes"].items()],
             captain_name=display[game["captain"]] if game["captain"] else None,
             double_to=[(name, display[name]) for name in choices.double_to],
+            resign_from_name=display[choices.resign_from] if choices.resign_from else None,
             moving={
                 "pending": [format_play([step]) for step in played.pending_steps],
                 "legal_plays": game["legal_plays"],
@@ -506,6 +554,7 @@ def _home(me: Player) -> Home:
 
 
 def _seconds_left(deadline: datetime | None) -> float | None:
+    """What the turn's clock has left, on the services' clock (the page counts it down)."""
     return None if deadline is None else max((deadline - engine.clock_now()).total_seconds(), 0.0)
 
 

@@ -1,6 +1,6 @@
 """Resignations at an online chouette (S4, per contract) through the HTTP API with real
 tokens: the box offers to every member still in the game and each answers for their own
-contract; a member (the captain too) resigns their own contract and the box answers.
+contract; the captain offers for the team and the box answers each contract.
 alice is the box, bob the captain, carol and dave the crew; every figure is worked out by
 hand from the rules."""
 
@@ -56,7 +56,10 @@ def test_s4_h6_the_box_resigns_two_members_accept_one_rejects(open_table, jacoby
     at.act("alice", "resign", points=2)
     game = at.game
     assert game["phase"] == "resign_offered" and game["awaiting"] == ["bob", "carol", "dave"]
-    assert game["resignation"] == {"points": 2, "offered_by": "alice", "offered_at": offer(at)}
+    assert game["resignation"] == {
+        "points": 2, "offered_by": "box", "contracts": ["bob", "carol", "dave"],
+        "offered_at": offer(at),
+    }  # fmt: skip
     offered = offer(at)
     at.act("bob", "accept_resign", turn_no=offered)
     at.act("carol", "accept_resign", turn_no=offered)  # bob's answer made nothing stale
@@ -96,25 +99,31 @@ def test_s4_h6_the_box_resigns_two_members_accept_one_rejects(open_table, jacoby
     ]  # fmt: skip
 
 
-def test_s4_h7_a_member_resigns_their_own_contract_and_the_box_answers(open_table):
-    at = open_table(jacoby=True)
+@pytest.mark.parametrize(("jacoby", "carol"), [(True, 1), (False, 2)])
+def test_s4_h7_the_captain_resigns_for_the_team_and_the_box_answers_each_contract(
+    open_table, jacoby, carol
+):
+    at = open_table(jacoby=jacoby)
     at.team_to_roll()
-    # The captain offers a single for his own contract: the box answers it.
+    # The captain offers a single for the team: the box answers each contract in line.
     at.act("bob", "resign", points=1)
     assert at.game["awaiting"] == ["alice"]
-    assert at.game["resignation"]["offered_by"] == "bob"
-    at.act("alice", "reject_resign", turn_no=offer(at))
-    assert (at.game["phase"], at.game["awaiting"]) == ("roll", ["bob"])  # play goes on
-    at.act("bob", "resign", points=1)
-    at.act("alice", "accept_resign", turn_no=offer(at))
-    # bob is out; carol moves for the team now (H7), then resigns hers, then dave his.
-    assert at.game["captain"] == "carol" and at.game["cubes"]["bob"]["state"] == "passed"
+    assert at.game["resignation"]["offered_by"] == "team"
+    assert at.game["resignation"]["contracts"] == ["bob", "carol", "dave"]
+    offered = offer(at)
+    at.act("alice", "accept_resign", turn_no=offered)  # bob's
+    assert at.game["resignation"]["contracts"] == ["carol", "dave"]
+    at.act("alice", "reject_resign", turn_no=offered)  # carol's: she plays on
+    at.act("alice", "accept_resign", turn_no=offered)  # dave's
+    # bob and dave are settled; carol moves for the team now (H7), where it stopped.
+    game = at.game
+    assert (game["phase"], game["awaiting"], game["captain"]) == ("roll", ["carol"], "carol")
+    # carol offers a gammon (2 points a cube), and the box accepts it.
     at.act("carol", "resign", points=2)
     at.act("alice", "accept_resign", turn_no=offer(at))
-    at.act("dave", "resign", points=1)
-    at.act("alice", "accept_resign", turn_no=offer(at))
-    # bob -1; carol a gammon at 1, Jacoby on and never turned: -1; dave -1; box +3.
-    assert at.body["scores"] == {"alice": 3, "bob": -1, "carol": -1, "dave": -1}
+    # By hand: bob and dave a single at 1: -1 each; carol a gammon at 1, her cube never
+    # turned: -1 with Jacoby, -2 without; the box the sum.
+    assert at.body["scores"] == {"alice": 2 + carol, "bob": -1, "carol": -carol, "dave": -1}
     # H3: the box beat the original captain: it keeps the box, bob to the end of the line.
     assert (at.body["box"], at.body["line"]) == ("alice", ["carol", "dave", "bob"])
 
@@ -148,12 +157,15 @@ def test_s4_bad_resignations_are_4xx_change_nothing_and_log_nothing(open_table, 
     refused(at, "carol", "resign", 409, "conflict", turn_no=at.game["turn_no"], points=1)
     at.act("carol", "roll")  # sends dave's double; the box takes it
     at.act("alice", "take", turn_no=at.game["cubes"]["dave"]["offered_at"])
-    at.act("dave", "resign", points=1)  # the round is over: a member may resign
+    turn = at.game["turn_no"]
+    refused(at, "dave", "resign", 403, "not_your_turn", turn_no=turn, points=1)  # the crew
+    at.act("carol", "resign", points=1)  # the captain, for the team, once the round is over
     offered = offer(at)
-    # Only the box answers dave's resignation: carol may not, nor dave himself.
+    # Only the box answers the team's resignation: neither carol nor dave.
     refused(at, "carol", "accept_resign", 403, "not_your_turn", turn_no=offered)
-    refused(at, "dave", "accept_resign", 403, "not_your_turn", turn_no=offered)
+    refused(at, "dave", "reject_resign", 403, "not_your_turn", turn_no=offered)
     refused(at, "alice", "accept_resign", 409, "stale_turn", turn_no=offered + 1)
+    at.act("alice", "reject_resign", turn_no=offered)
     at.act("alice", "reject_resign", turn_no=offered)
     assert at.game["phase"] == "roll" and at.game["awaiting"] == ["carol"]
 
@@ -177,7 +189,7 @@ def test_s4_a_resignation_nobody_answers_in_time_is_rejected(open_table, members
     assert [(r.actor, r.by_server) for r in rows] == [(None, True), (None, True)]
     table.refresh_from_db()
     assert table.deadline == table.clock_started + timedelta(seconds=30)  # the box's, afresh
-    # A member's resignation the box does not answer in time: rejected too.
+    # The team's resignation the box does not answer in time: rejected, each contract.
     at.play(until=lambda g: g["phase"] == "roll" and g["awaiting"] == ["carol"])
     at.act("carol", "resign", points=1)
     clock.advance(31)

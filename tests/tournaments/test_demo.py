@@ -26,6 +26,9 @@ def test_the_demo_has_a_finished_and_a_running_tournament(settings, client):
     assert running.rounds.count() == 2
     second = running.rounds.get(number=2)
     assert second.pairings.filter(winner__isnull=True).count() == 3
+    online = second.pairings.get(match__isnull=False)  # a mixed round
+    assert online.position == 1 and online.match.status == "playing"
+    assert online.match.length == second.length
     assert second.deadline == second.started_at + timedelta(hours=72)
     call_command("ledger_check", stdout=io.StringIO())
     for shown in (finished, running):

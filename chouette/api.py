@@ -31,6 +31,7 @@ from club.api_base import (
 )
 from club.auth import member
 from club.errors import Conflict, Forbidden, NotFound
+from matches.api import RESIGNATION_VALUES
 
 # A cube value (API.md's ``stake`` of a member): 1, 2, 4, ... up to this.
 MAX_CUBE = 1024
@@ -116,8 +117,8 @@ class OnlineCubeOutput(serializers.Serializer[dict[str, Any]]):
 
 
 class OnlineResignationOutput(serializers.Serializer[dict[str, Any]]):
-    points = serializers.IntegerField(
-        min_value=1, max_value=3, help_text=gettext_lazy("What it offers a cube (S4).")
+    value = serializers.ChoiceField(
+        choices=RESIGNATION_VALUES, help_text=gettext_lazy("What it offers a cube (S4).")
     )
     offered_by = serializers.ChoiceField(
         choices=["box", "team"],

@@ -26,7 +26,7 @@ from club.auth import member
 from club.errors import Conflict, Forbidden, NotFound
 from club.models import Player
 from matches import api as matches_api
-from matches.api import GAME_ERRORS, MoveInput, TurnInput
+from matches.api import GAME_ERRORS, MoveInput, ResignInput, TurnInput
 
 # Inputs -------------------------------------------------------------------------------
 
@@ -50,17 +50,6 @@ class AnswerInput(TurnInput):
         help_text=gettext_lazy(
             "The turn number of the offer being answered (the cube's or the resignation's "
             "offered_at)."
-        ),
-    )
-
-
-class ChouetteResignInput(TurnInput):
-    points = serializers.IntegerField(
-        min_value=1,
-        max_value=3,
-        help_text=gettext_lazy(
-            "What the resignation offers a cube: 1 (a single), 2 (a gammon) or 3 (a "
-            "backgammon), S4."
         ),
     )
 
@@ -185,11 +174,12 @@ ACTION_VIEWS: tuple[type[ChouetteActionView], ...] = (
     action_view(
         "resign",
         gettext_lazy(
-            "Offer to resign 1, 2 or 3 points a cube (S4), on your side's turn: the box to "
-            "every member still in the game, each answering for their own contract; the "
-            "captain for the team (H2), the box answering each contract in line order."
+            "Offer to resign a single, a gammon or a backgammon a cube (S4), on your side's "
+            "turn: the box to every member still in the game, each answering for their own "
+            "contract; the captain for the team (H2), the box answering each contract in "
+            "line order."
         ),
-        ChouetteResignInput,
+        ResignInput,
     ),
     action_view(
         "accept_resign",

@@ -42,7 +42,7 @@ ACTS = ("roll", "move", "double", "take", "pass", "beaver", "resign", "accept_re
         "reject_resign")  # fmt: skip
 ANSWERS = ("take", "pass", "beaver")
 RESIGN_ANSWERS = ("accept_resign", "reject_resign")
-RESIGN_POINTS = {points: value for value, points in selectors.RESIGNATION_POINTS.items()}
+RESIGN_VALUES = tuple(result.value for result in (Result.SINGLE, Result.GAMMON, Result.BACKGAMMON))
 
 
 @dataclass
@@ -174,7 +174,7 @@ def chouette_act(
     turn_no: int,
     play: str = "",
     to: Sequence[str] | None = None,
-    points: int | None = None,
+    value: str | None = None,
 ) -> Chouette:
     """``player`` acts in the online game (API.md's ``roll``, ``move``, ``double``,
     ``take``, ``pass``, ``beaver``, and ``resign``, ``accept_resign``,
@@ -182,20 +182,23 @@ def chouette_act(
     and moves (H2), every member doubles on their own cube (or proposes the team's
     double with one cube, H4) and answers the box's double for themself (H5), the box
     answering the team's doubles in line order (H10). Resignations are per contract
-    (S4): the side on turn offers ``points`` (1, 2 or 3 a cube): the box to every member
-    still in the game, each answering for their own contract; the captain for the team
-    (H2), the box answering each contract in line order. ``turn_no`` is the
-    table's, except for an answer: the ``turn_no`` of the offer being answered
-    (``offered_at`` in the game body), so members answering side by side do not make
-    each other stale. ``to`` (the box's double, multiple cubes): the members doubled.
-    Raises ``Forbidden`` (not in this game), ``NotYourTurn``, ``StaleTurn``,
-    ``Conflict``, ``IllegalPlay``, ``Invalid``; nothing is written then."""
+    (S4): the side on turn offers ``value`` (``single``, ``gammon`` or ``backgammon`` a
+    cube, the matches' words): the box to every member still in the game, each
+    answering for their own contract; the captain for the team (H2), the box answering
+    each contract in line order. ``turn_no`` is the table's, except for an answer: the
+    ``turn_no`` of the offer being answered (``offered_at`` in the game body), so
+    members answering side by side do not make each other stale. ``to`` (the box's
+    double, multiple cubes): the members doubled. Raises ``Forbidden`` (not in this
+    game), ``NotYourTurn``, ``StaleTurn``, ``Conflict``, ``IllegalPlay``, ``Invalid``;
+    nothing is written then."""
     if act not in ACTS:
         raise Invalid(_("%(act)s is not an action.") % {"act": act})
-    if (points is not None) != (act == "resign") or (
-        points is not None and points not in RESIGN_POINTS
+    if (value is not None) != (act == "resign") or (
+        value is not None and value not in RESIGN_VALUES
     ):
-        raise Invalid(_("A resignation offers 1, 2 or 3 points a cube; nothing else does."))
+        raise Invalid(
+            _("A resignation offers a single, a gammon or a backgammon; nothing else does.")
+        )
     turn = _load(chouette)
     game = turn.playing()
     name, box = player.username, turn.box
@@ -210,9 +213,9 @@ def chouette_act(
         after = _resign_answer(turn, game, name, act, turn_no)
         turn.keep_deadline = name != box and after.phase is Phase.RESIGN_OFFERED
     elif act == "resign":
-        assert points is not None
+        assert value is not None
         _current(turn, turn_no)
-        after = _resign(game, name, box, RESIGN_POINTS[points])
+        after = _resign(game, name, box, Result(value))
     else:
         _current(turn, turn_no)
         if act == "double":

@@ -23,9 +23,6 @@ from chouette.models import Chouette, ChouetteGame, GamePoints, Membership, Prop
 from club.errors import Forbidden, NotFound
 from club.models import Player
 
-# What a resignation offers a cube (S4): the API says it in points.
-RESIGNATION_POINTS = {Result.SINGLE: 1, Result.GAMMON: 2, Result.BACKGAMMON: 3}
-
 
 def chouette_get(*, pk: int) -> Chouette:
     """The chouette with that id, or ``NotFound``."""
@@ -311,9 +308,9 @@ def chouette_online_game(
 
 
 def _resignation(game: Game, turn_base: int) -> dict[str, Any] | None:
-    """The resignation on offer (S4): its points a cube, which side offered it, the
-    contracts still waiting on an answer (in line order) and the ``turn_no`` its answers
-    carry."""
+    """The resignation on offer (S4): its value a cube (the matches' words), which side
+    offered it, the contracts still waiting on an answer (in line order) and the
+    ``turn_no`` its answers carry."""
     team = game.team
     if game.resignation is None or team is None:
         return None
@@ -321,7 +318,7 @@ def _resignation(game: Game, turn_base: int) -> dict[str, Any] | None:
     offered = game.offered_at(waiting[0])
     assert offered is not None
     return {
-        "points": RESIGNATION_POINTS[game.resignation],
+        "value": game.resignation.value,
         "offered_by": "box" if game.on_roll == BOX else "team",
         "contracts": [str(holder) for holder in waiting],
         "offered_at": turn_base + offered,
@@ -354,9 +351,10 @@ class MemberChoices:
     ``out`` (passed or resigned this game), ``watcher``; ``side`` the board is drawn
     from. ``answer_turn_no``: the ``turn_no`` of the double the player answers, if any;
     ``answer_for``: whose cube the box answers (the team's doubles, in line, H10).
-    ``resign``: may offer a resignation (S4: the box to every member, a member for their
-    own cube); ``resign_answer_turn_no``: the offer the player answers, of
-    ``resign_points`` a cube, made by ``resign_from``."""
+    ``resign``: may offer a resignation (S4: the box to every member still in, the
+    captain for every contract still in); ``resign_answer_turn_no``: the offer the
+    player answers, of ``resign_value`` a cube; ``resign_from``: for the box, whose
+    contract it answers next (the team's offer, in line order)."""
 
     role: str
     side: int
@@ -375,7 +373,7 @@ class MemberChoices:
     sees_proposals: bool = False
     resign: bool = False
     resign_answer_turn_no: int | None = None
-    resign_points: int | None = None
+    resign_value: str | None = None
     resign_from: str | None = None
 
 
@@ -440,28 +438,28 @@ def chouette_member_choices(
 
 def _resign_choices(game: Game, name: str, *, turn_base: int, box: str) -> dict[str, Any]:
     """Resignations per contract (S4): whether ``name`` may offer one on their side's
-    turn, and the offer they answer: the box's to each member still in, or a member's
-    own to the box."""
+    turn (the box, or the captain for the team, H2), and the offer they answer: the
+    box's to each member still in, or the team's to the box, contract by contract."""
     is_box = name == box
     own_turn = game.on_roll == (BOX if is_box else TEAM)
-    holder = None if is_box else name
     team = game.team
     answering = None
-    if game.phase is Phase.RESIGN_OFFERED and team is not None:
-        if is_box and team.resigner is not None:
-            answering = team.resigner
-        elif not is_box and team.resigner is None and name in team.resign_to:
+    if game.phase is Phase.RESIGN_OFFERED and team is not None and not own_turn:
+        if is_box:
+            answering = team.resigner if team.resigner is not None else team.resign_to[0]
+        elif name in team.resign_to:
             answering = name
     offered = None if answering is None else game.offered_at(answering)
     return {
         "resign": own_turn
+        and (is_box or name == game.captain)
         and game.phase in (Phase.ROLL, Phase.MOVE)
-        and _core_takes(game.resign, Result.SINGLE, holder),
+        and _core_takes(game.resign, Result.SINGLE),
         "resign_answer_turn_no": None if offered is None else turn_base + offered,
-        "resign_points": None
+        "resign_value": None
         if offered is None or game.resignation is None
-        else RESIGNATION_POINTS[game.resignation],
-        "resign_from": None if offered is None else str(answering) if is_box else box,
+        else game.resignation.value,
+        "resign_from": None if offered is None or not is_box else str(answering),
     }
 
 

@@ -213,8 +213,12 @@ class NameDoubleInput(TurnInput):
     )
 
 
+# What a resignation offers (S4), in API.md's words: the matches' and the chouettes'.
+RESIGNATION_VALUES = ["single", "gammon", "backgammon"]
+
+
 class ResignInput(TurnInput):
-    value = serializers.ChoiceField(choices=["single", "gammon", "backgammon"])
+    value = serializers.ChoiceField(choices=RESIGNATION_VALUES)
 
 
 class PlaySettingsInput(InputSerializer):
@@ -314,7 +318,7 @@ class GameOutput(serializers.Serializer[dict[str, Any]]):
         help_text=gettext_lazy("The player on turn may double now (C1, C2, P2).")
     )
     resignation = serializers.ChoiceField(
-        choices=["single", "gammon", "backgammon"],
+        choices=RESIGNATION_VALUES,
         allow_null=True,
         help_text=gettext_lazy("The resignation on offer, while one is (S4)."),
     )

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from chouette import online, selectors
 from chouette.models import Chouette, ChouetteGame
 from club.errors import ServiceError
+from matches.api import RESIGNATION_VALUES
 from matches.models import Action, Table
 from matches.selectors import tables_check
 
@@ -54,7 +55,7 @@ def candidates(game: dict, box: str, rng: random.Random) -> list[tuple[str, str,
         turn = {"turn_no": game["turn_no"]}
         if rng.random() < 0.08:
             tries.append((mover if rng.random() < 0.7 else rng.choice(TEAM), "resign",
-                          {**turn, "points": rng.randint(1, 3)}))  # fmt: skip
+                          {**turn, "value": rng.choice(RESIGNATION_VALUES)}))  # fmt: skip
         if phase == "roll":
             if rng.random() < 0.25:
                 doubler = box if mover == box else rng.choice(TEAM)

@@ -52,12 +52,12 @@ def test_s4_h6_the_box_resigns_two_members_accept_one_rejects(open_table, jacoby
     at.act("carol", "take", turn_no=at.game["cubes"]["carol"]["offered_at"])
     at.play(until=lambda g: g["phase"] == "move" and g["awaiting"] == ["alice"])
     at.box_to_roll()
-    # The box offers a gammon (2 points a cube) to bob, carol and dave.
-    at.act("alice", "resign", points=2)
+    # The box offers a gammon (two points a cube) to bob, carol and dave.
+    at.act("alice", "resign", value="gammon")
     game = at.game
     assert game["phase"] == "resign_offered" and game["awaiting"] == ["bob", "carol", "dave"]
     assert game["resignation"] == {
-        "points": 2, "offered_by": "box", "contracts": ["bob", "carol", "dave"],
+        "value": "gammon", "offered_by": "box", "contracts": ["bob", "carol", "dave"],
         "offered_at": offer(at),
     }  # fmt: skip
     offered = offer(at)
@@ -72,7 +72,7 @@ def test_s4_h6_the_box_resigns_two_members_accept_one_rejects(open_table, jacoby
         "bob": "passed", "carol": "passed", "dave": "live"
     }  # fmt: skip
     # The box offers dave a single, which he accepts: every contract is settled.
-    at.act("alice", "resign", points=1)
+    at.act("alice", "resign", value="single")
     at.act("dave", "accept_resign", turn_no=offer(at))
     # By hand: bob a gammon at 1 (Jacoby on, never turned: 1; off: 2); carol a gammon at
     # 2, her cube turned: 4 either way; dave a single at 1; the box minus their sum.
@@ -106,7 +106,7 @@ def test_s4_h7_the_captain_resigns_for_the_team_and_the_box_answers_each_contrac
     at = open_table(jacoby=jacoby)
     at.team_to_roll()
     # The captain offers a single for the team: the box answers each contract in line.
-    at.act("bob", "resign", points=1)
+    at.act("bob", "resign", value="single")
     assert at.game["awaiting"] == ["alice"]
     assert at.game["resignation"]["offered_by"] == "team"
     assert at.game["resignation"]["contracts"] == ["bob", "carol", "dave"]
@@ -119,7 +119,7 @@ def test_s4_h7_the_captain_resigns_for_the_team_and_the_box_answers_each_contrac
     game = at.game
     assert (game["phase"], game["awaiting"], game["captain"]) == ("roll", ["carol"], "carol")
     # carol offers a gammon (2 points a cube), and the box accepts it.
-    at.act("carol", "resign", points=2)
+    at.act("carol", "resign", value="gammon")
     at.act("alice", "accept_resign", turn_no=offer(at))
     # By hand: bob and dave a single at 1: -1 each; carol a gammon at 1, her cube never
     # turned: -1 with Jacoby, -2 without; the box the sum.
@@ -132,13 +132,18 @@ def test_s4_bad_resignations_are_4xx_change_nothing_and_log_nothing(open_table, 
     at = open_table()
     at.box_to_roll()
     turn = at.game["turn_no"]
-    refused(at, "erin", "resign", 403, "forbidden", turn_no=turn, points=1)  # not at the table
-    refused(at, "bob", "resign", 403, "not_your_turn", turn_no=turn, points=1)  # the box's turn
-    refused(at, "alice", "resign", 409, "stale_turn", turn_no=turn - 1, points=1)
-    refused(at, "alice", "resign", 400, "invalid", turn_no=turn, points=4)
+    refused(
+        at, "erin", "resign", 403, "forbidden", turn_no=turn, value="single"
+    )  # not at the table
+    refused(
+        at, "bob", "resign", 403, "not_your_turn", turn_no=turn, value="single"
+    )  # the box's turn
+    refused(at, "alice", "resign", 409, "stale_turn", turn_no=turn - 1, value="single")
+    refused(at, "alice", "resign", 400, "invalid", turn_no=turn, value="triple")
+    refused(at, "alice", "resign", 400, "invalid", turn_no=turn, points=1)  # matches' words only
     refused(at, "alice", "resign", 400, "invalid", turn_no=turn)
     refused(at, "alice", "accept_resign", 409, "conflict", turn_no=turn)  # nothing offered
-    at.act("alice", "resign", points=1)
+    at.act("alice", "resign", value="single")
     offered = offer(at)
     at.act("bob", "accept_resign", turn_no=offered)
     refused(at, "bob", "accept_resign", 409, "conflict", turn_no=offered)  # answering twice
@@ -151,15 +156,15 @@ def test_s4_bad_resignations_are_4xx_change_nothing_and_log_nothing(open_table, 
     at.act("dave", "reject_resign", turn_no=offered)
     at.play(until=lambda g: g["phase"] == "roll" and g["awaiting"] == ["carol"])
     turn = at.game["turn_no"]
-    refused(at, "alice", "resign", 403, "not_your_turn", turn_no=turn, points=1)  # the team's
-    refused(at, "bob", "resign", 409, "conflict", turn_no=turn, points=1)  # bob is out
+    refused(at, "alice", "resign", 403, "not_your_turn", turn_no=turn, value="single")  # the team's
+    refused(at, "bob", "resign", 409, "conflict", turn_no=turn, value="single")  # bob is out
     at.act("dave", "double")  # the team's cube round is open: nobody resigns until the roll
-    refused(at, "carol", "resign", 409, "conflict", turn_no=at.game["turn_no"], points=1)
+    refused(at, "carol", "resign", 409, "conflict", turn_no=at.game["turn_no"], value="single")
     at.act("carol", "roll")  # sends dave's double; the box takes it
     at.act("alice", "take", turn_no=at.game["cubes"]["dave"]["offered_at"])
     turn = at.game["turn_no"]
-    refused(at, "dave", "resign", 403, "not_your_turn", turn_no=turn, points=1)  # the crew
-    at.act("carol", "resign", points=1)  # the captain, for the team, once the round is over
+    refused(at, "dave", "resign", 403, "not_your_turn", turn_no=turn, value="single")  # the crew
+    at.act("carol", "resign", value="single")  # the captain, for the team, once the round is over
     offered = offer(at)
     # Only the box answers the team's resignation: neither carol nor dave.
     refused(at, "carol", "accept_resign", 403, "not_your_turn", turn_no=offered)
@@ -173,7 +178,7 @@ def test_s4_bad_resignations_are_4xx_change_nothing_and_log_nothing(open_table, 
 def test_s4_a_resignation_nobody_answers_in_time_is_rejected(open_table, members, clock):
     at = open_table(turn_time=30)
     at.box_to_roll()
-    at.act("alice", "resign", points=2)
+    at.act("alice", "resign", value="gammon")
     clock.advance(10)
     at.act("bob", "accept_resign", turn_no=offer(at))
     table = Table.objects.get(chouette__pk=at.pk)
@@ -191,7 +196,7 @@ def test_s4_a_resignation_nobody_answers_in_time_is_rejected(open_table, members
     assert table.deadline == table.clock_started + timedelta(seconds=30)  # the box's, afresh
     # The team's resignation the box does not answer in time: rejected, each contract.
     at.play(until=lambda g: g["phase"] == "roll" and g["awaiting"] == ["carol"])
-    at.act("carol", "resign", points=1)
+    at.act("carol", "resign", value="single")
     clock.advance(31)
     assert online.chouette_timeouts_sweep() == 1
     at.body = at.get("carol").json()

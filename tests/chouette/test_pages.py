@@ -395,7 +395,7 @@ def test_no_cube_no_talk_leaves_only_cube_advice_and_none_turns_it_off(online_ta
 def test_on_the_team_s_cube_round_every_member_doubles_on_their_own_cube(online_table):
     table = online_table()
     table.play_until(lambda g: g["phase"] == "roll" and g["awaiting"] == ["bob"])
-    assert buttons(table.page("carol")) == ["double", "proposals", "resign"]
+    assert buttons(table.page("carol")) == ["double", "proposals"]  # the captain resigns
     assert "Double the box on your cube" in table.page("carol")
     assert buttons(table.page("bob")) == ["double", "resign", "roll"]
     table.act("carol", "double")
@@ -460,7 +460,8 @@ def test_s4_the_box_offers_to_resign_and_each_member_answers_for_their_own_cube(
     table.play_until(box_on_roll)
     assert 'data-act="resign"' in table.page("alice")
     assert 'data-act="resign"' not in table.page("carol")  # not on the box's turn
-    table.act("alice", "resign", points=2)
+    assert '<option value="gammon">' in table.page("alice")
+    table.act("alice", "resign", value="gammon")
     offered = table.game["resignation"]["offered_at"]
     for name in ("bob", "carol", "dave"):
         page = table.page(name)
@@ -474,19 +475,33 @@ def test_s4_the_box_offers_to_resign_and_each_member_answers_for_their_own_cube(
     assert buttons(table.page("carol")) == ["accept_resign", "reject_resign"]
 
 
-def test_s4_a_member_resigns_their_own_cube_and_the_box_answers(online_table):
+def test_s4_the_captain_resigns_for_the_team_and_the_box_answers_each_contract(online_table):
     table = online_table()
     table.play_until(lambda g: g["phase"] == "move" and g["awaiting"] == ["bob"])
-    carol = table.page("carol")
-    assert 'data-act="resign"' in carol and "For your own cube only" in carol
+    bob = table.page("bob")
+    assert 'data-act="resign"' in bob and '<select name="value">' in bob
+    assert "For the team: every contract still in the game; the box answers each." in bob
+    for crew in ("carol", "dave"):  # only the captain offers the team's resignation (H2)
+        assert 'data-act="resign"' not in table.page(crew), crew
     assert 'data-act="resign"' not in table.page("alice")
-    table.act("carol", "resign", points=1)
-    box = table.page("alice")
-    assert "Carol offers to resign a single game on their own cube." in box
-    assert buttons(box) == ["accept_resign", "reject_resign"]
-    assert "accept_resign" not in table.page("carol")
-    table.act("alice", "accept_resign", turn_no=table.game["resignation"]["offered_at"])
-    assert "you are out of this game" in table.page("carol")
+    table.act("bob", "resign", value="single")
+    offered = table.game["resignation"]["offered_at"]
+    for name, next_cube in (("Bob", "bob"), ("Carol", "carol"), ("Dave", "dave")):
+        box = table.page("alice")
+        assert (
+            f"The team offers to resign a single game: you answer each cube in line, now {name}."
+            in box
+        )
+        assert buttons(box) == ["accept_resign", "reject_resign"]
+        assert box.count(f'data-turn-no="{offered}"') == 2
+        for member in ("bob", "carol", "dave"):
+            assert "accept_resign" not in table.page(member), member
+        assert table.game["resignation"]["contracts"][0] == next_cube
+        table.act("alice", "reject_resign" if name == "Carol" else "accept_resign",
+                  turn_no=offered)  # fmt: skip
+    assert "you are out of this game" in table.page("bob")
+    assert "you are out of this game" in table.page("dave")
+    assert 'data-act="resign"' in table.page("carol")  # she moves for the team now (H7)
 
 
 def test_an_online_chouette_opened_from_the_list_leads_to_the_opener_s_board(

@@ -476,12 +476,11 @@ def _play_context(
     chouette: Chouette, me: Player, *, steps: str = "", turn_no: str = ""
 ) -> dict[str, Any]:
     """Everything a member's board shows, from their side: the board, the dice, every
-    member's cube, the scores, their own choices and (the team only) the proposals."""
-    names = selectors.chouette_names(chouette=chouette)
-    display = {
-        player.username: player.display_name
-        for player in Player.objects.filter(pk__in=names).select_related("user")
-    }
+    member's cube, the scores, their own choices and (the team only) the proposals. The
+    players, their points and display names in one query (``selectors.chouette_standing``)."""
+    standing = selectors.chouette_standing(chouette=chouette)
+    names = standing.names
+    display = {names[pk]: shown for pk, shown in standing.display_names.items()}
     choices = selectors.chouette_member_choices(chouette=chouette, player=me, names=names)
     game = selectors.chouette_online_game(chouette=chouette, names=names)
     box_username = names[chouette.seats[0]]
@@ -492,9 +491,9 @@ def _play_context(
         "game": game,
         "scores": [
             (display[name], points, name == box_username)
-            for name, points in selectors.chouette_scores(chouette=chouette, names=names).items()
+            for name, points in standing.scores(chouette.seats).items()
         ],
-        "games_played": selectors.chouette_games_played(chouette=chouette),
+        "games_played": standing.games,
         "board": "",
         "proposals": [],
     }

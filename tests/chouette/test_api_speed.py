@@ -190,5 +190,23 @@ def test_the_table_page_reads_the_same_whatever_the_seats_and_the_games(api, cli
     assert counts[0] == counts[1], counts
 
 
+@pytest.mark.django_db
+def test_a_members_board_reads_the_same_whatever_the_seats_and_the_games(api, client, members):
+    counts = []
+    for order, games in ((["alice", "bob", "carol", "dave"], 1), (NAMES[:6], 3)):
+        table = _played(api, members, order, games)
+        client.force_login(members["bob"].user)
+        response, sql = _queries(lambda pk=table.pk: client.get(f"/chouettes/{pk}/play/"))
+        assert response.status_code == 200
+        html = response.content.decode()
+        for pk in Chouette.objects.get(pk=table.pk).seats:
+            assert members_by_pk(members)[pk].display_name in html
+        standing = [q for q in sql if 'INNER JOIN "chouette_membership"' in q]
+        assert len(standing) == 1, sql  # the players, their points and names, once
+        assert len(_reads(sql, "chouette_chouette")) == 1, sql
+        counts.append(len(sql))
+    assert counts[0] == counts[1], counts
+
+
 def members_by_pk(members):
     return {player.pk: player for player in members.values()}

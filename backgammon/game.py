@@ -452,8 +452,9 @@ class TeamState:
     - ``offered_at``: for each contract whose holder (or the box) owes an answer, the
       ``turn_no`` the offer was made at: the answer carries it (API.md), so members
       answering side by side do not make each other's answers stale.
-    - ``resign_to``: the members who still owe an answer to the box's resignation.
-    - ``resigner``: the member whose resignation the box is answering.
+    - ``resign_to``: the box's resignation: the members who still owe it an answer; the
+      team's (the captain's, for the team): the contracts the box has still to answer.
+    - ``resigner``: the member whose resignation of their own contract the box answers.
     - ``resigned``: the contracts settled by a resignation, in the order accepted.
     """
 
@@ -1050,9 +1051,10 @@ class Game:
         """The side on roll offers to resign a single, gammon or backgammon (S4).
 
         In a chouette the box offers it to every member still in the game, each
-        accepting or rejecting for their own contract; on the team's turn a member
-        (``holder``; the captain too) resigns their own contract only, and the box
-        answers."""
+        accepting or rejecting for their own contract. On the team's turn the team
+        offers it (``holder`` None: the captain, who moves for the team) for every
+        contract still in the game, the box answering each one; or a member
+        (``holder``) resigns their own contract only, and the box answers it."""
         if self.phase is Phase.OVER:
             raise GameOver("the game is over")
         if self.phase not in (Phase.ROLL, Phase.MOVE):
@@ -1589,13 +1591,15 @@ class Game:
             live = self.live_holders
             team = replace(team, resign_to=live).offered(live, self.turn_no + 1)
         else:
-            if holder is None:
-                raise ValueError("a team member resigns their own contract: name the member")
-            if not self.in_play(holder):
+            if holder is not None and not self.in_play(holder):
                 raise NotYourTurn(f"{holder} is out of this game: there is nothing to resign")
             if team.proposals or self.doubles_to_send:
                 raise NotYourTurn("the team's cube round is open: resign after the roll")
-            team = replace(team, resigner=holder).offered([holder], self.turn_no + 1)
+            if holder is None:  # the captain, for the team: every contract still in play
+                live = self.live_holders
+                team = replace(team, resign_to=live).offered(live, self.turn_no + 1)
+            else:
+                team = replace(team, resigner=holder).offered([holder], self.turn_no + 1)
         return self._next(
             [Resign(value, holder)], phase=Phase.RESIGN_OFFERED, resignation=value, team=team
         )
@@ -1604,7 +1608,8 @@ class Game:
         self, kind: type[AcceptResign | RejectResign], holder: Holder | None
     ) -> Game:
         """``holder`` answers the box's resignation for their own contract, or the box
-        answers the member's; an accepted one settles that contract (S4)."""
+        answers the member's, or the team's for ``holder``'s contract (None: the next in
+        line); an accepted one settles that contract (S4)."""
         assert self.team is not None and self.resignation is not None
         team = self.team
         if self.on_roll == BOX:
@@ -1617,6 +1622,12 @@ class Game:
                     else "name the member who answers the box's resignation"
                 )
             winner = TEAM
+            team = replace(team, resign_to=tuple(h for h in team.resign_to if h != holder))
+        elif team.resigner is None:  # the team's resignation: the box answers each contract
+            holder = team.resign_to[0] if holder is None else holder
+            if holder not in team.resign_to:
+                raise NotYourTurn(f"{holder!r} has no contract in the team's resignation")
+            winner = BOX
             team = replace(team, resign_to=tuple(h for h in team.resign_to if h != holder))
         else:
             if holder is not None and holder != team.resigner:

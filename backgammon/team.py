@@ -72,7 +72,8 @@ class Awaiting:
     On roll or to move: the box, or the team's mover (the captain, ``Game.captain``).
     While doubles wait: the box for each team double it has not answered, and each member
     who owes an answer to the box's double (or to the box's beaver). While a resignation
-    waits: the members the box offered it to who have not answered, or the box.
+    waits: the members the box offered it to who have not answered, or the box (for a
+    member's own resignation, or the team's, which it answers contract by contract).
     """
 
     box: bool = False

@@ -147,6 +147,12 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=0, help="DATABASE_POOL (0: none)")
     parser.add_argument("--actions", type=int, default=600, help="actions to time")
     parser.add_argument("--clock", default="none", help="the matches' clock preset")
+    parser.add_argument(
+        "--timeouts",
+        type=int,
+        default=0,
+        help="time this many timeouts instead (each ends a match)",
+    )
     args = parser.parse_args()
     environment(args.pool)
     import logging
@@ -174,6 +180,9 @@ def main() -> None:
         token = Token.objects.create(user=player.user).key
         clients.append((player.user.username, Client(HTTP_AUTHORIZATION=f"Token {token}")))
     by_name = dict(clients)
+    if args.timeouts:
+        timeouts(clients, args.timeouts)
+        return
     meter = Meter()
     instrument(meter)
     rng = random.Random(1)
@@ -228,6 +237,45 @@ def main() -> None:
             f"  {label:34} {1000 * meter.cpu[label] / timed:8.2f} "
             f"{1000 * meter.wall[label] / timed:8.2f} {calls / timed:7.2f}"
         )
+
+
+def timeouts(clients: list[tuple[str, Any]], count: int) -> None:
+    """CPU of ``count`` timeouts, as the clock worker applies them: each match on a short
+    clock is started through the API, then lost on time (the forfeit, the result, both
+    ratings) by ``services.table_timeout`` with the services' clock moved past it."""
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.utils import timezone
+
+    from matches import services
+    from matches.models import Table
+
+    tables = []
+    for _ in range(count):
+        created = (
+            clients[0][1]
+            .post(
+                "/api/matches/",
+                {"opponent": clients[1][0], "length": 3, "clock": {"delay": 1, "reserve": 1}},
+                content_type="application/json",
+            )
+            .json()
+        )
+        clients[1][1].post(
+            f"/api/matches/{created['id']}/accept/", {}, content_type="application/json"
+        )
+        tables.append(created["id"])
+    due = Table.objects.filter(match__pk__in=tables).values_list("pk", "turn_no")
+    later = timezone.now() + timedelta(seconds=5)
+    services.clock_now = lambda: later  # type: ignore[assignment]  # past every deadline
+    cpu, applied = 0.0, 0
+    for pk, turn_no in due:
+        connection.close()
+        started = time.thread_time()
+        applied += services.table_timeout(table_id=pk, turn_no=turn_no)
+        cpu += time.thread_time() - started
+    print(f"{applied} timeouts applied; CPU per timeout {1000 * cpu / max(1, applied):.2f} ms")
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from club.api_base import (
 )
 from club.auth import member
 from club.errors import Conflict, Forbidden, NotFound
+from matches.api import RESIGNATION_VALUES
 
 # A cube value (API.md's ``stake`` of a member): 1, 2, 4, ... up to this.
 MAX_CUBE = 1024
@@ -115,6 +116,29 @@ class OnlineCubeOutput(serializers.Serializer[dict[str, Any]]):
     )
 
 
+class OnlineResignationOutput(serializers.Serializer[dict[str, Any]]):
+    value = serializers.ChoiceField(
+        choices=RESIGNATION_VALUES, help_text=gettext_lazy("What it offers a cube (S4).")
+    )
+    offered_by = serializers.ChoiceField(
+        choices=["box", "team"],
+        help_text=gettext_lazy(
+            "box: to every member still in, each answering for their own contract; team: "
+            "the captain's, for the team, the box answering each contract."
+        ),
+    )
+    contracts = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=gettext_lazy(
+            "The members whose contracts still wait on an answer, in line order (the box "
+            "answers the team's the first of them next)."
+        ),
+    )
+    offered_at = serializers.IntegerField(
+        help_text=gettext_lazy("The turn_no an answer to it carries.")
+    )
+
+
 class OnlineGameOutput(serializers.Serializer[dict[str, Any]]):
     """The online game (``selectors.chouette_online_game``)."""
 
@@ -141,6 +165,9 @@ class OnlineGameOutput(serializers.Serializer[dict[str, Any]]):
     )
     legal_plays = serializers.ListField(child=serializers.CharField())
     cubes = serializers.DictField(child=OnlineCubeOutput())
+    resignation = OnlineResignationOutput(
+        allow_null=True, help_text=gettext_lazy("The resignation on offer, while one is.")
+    )
     deadline = serializers.DateTimeField(allow_null=True)
 
 

@@ -26,7 +26,7 @@ from club.auth import member
 from club.errors import Conflict, Forbidden, NotFound
 from club.models import Player
 from matches import api as matches_api
-from matches.api import GAME_ERRORS, MoveInput, TurnInput
+from matches.api import GAME_ERRORS, MoveInput, ResignInput, TurnInput
 
 # Inputs -------------------------------------------------------------------------------
 
@@ -48,7 +48,8 @@ class AnswerInput(TurnInput):
     turn_no = serializers.IntegerField(
         min_value=0,
         help_text=gettext_lazy(
-            "The turn number of the double being answered (the cube's offered_at)."
+            "The turn number of the offer being answered (the cube's or the resignation's "
+            "offered_at)."
         ),
     )
 
@@ -164,6 +165,34 @@ ACTION_VIEWS: tuple[type[ChouetteActionView], ...] = (
     action_view(
         "beaver",
         gettext_lazy("Take and redouble at once (C5: beavers on, multiple cubes for members)."),
+        AnswerInput,
+    ),
+    action_view(
+        "resign",
+        gettext_lazy(
+            "Offer to resign a single, a gammon or a backgammon a cube (S4), on your side's "
+            "turn: the box to every member still in the game, each answering for their own "
+            "contract; the captain for the team (H2), the box answering each contract in "
+            "line order."
+        ),
+        ResignInput,
+    ),
+    action_view(
+        "accept_resign",
+        gettext_lazy(
+            "Accept the resignation offered to you: a member for their own contract, the "
+            "box for the team's next contract in line; that contract is settled (S4). "
+            "turn_no is the offer's."
+        ),
+        AnswerInput,
+    ),
+    action_view(
+        "reject_resign",
+        gettext_lazy(
+            "Reject the resignation offered to you (a member: for your own contract; the "
+            "box: for the team's next contract in line), which plays on (S4). turn_no is "
+            "the offer's."
+        ),
         AnswerInput,
     ),
 )

@@ -1,5 +1,6 @@
-"""The demo club's chouette (``manage.py load_demo`` calls ``load_demo``): an open
-recorded session of five with a few games, the first time only."""
+"""The demo club's chouettes (``manage.py load_demo`` calls ``load_demo``): an open
+recorded session of five with a few games, and an online one of four whose first game is
+on (each player's own board at ``/chouettes/<id>/play/``), the first time only."""
 
 from collections.abc import Callable
 from decimal import Decimal
@@ -8,11 +9,12 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import OutputWrapper
 
-from chouette import selectors, services
+from chouette import online, selectors, services
 from chouette.models import Chouette
 from club import selectors as club_selectors
 
 PLAYERS = ["alice", "bob", "carol", "dave", "erin"]
+ONLINE_PLAYERS = ["frank", "alice", "bob", "carol"]  # the box first
 
 
 def _everyone(stake: int = 1) -> Callable[[list[str]], list[dict[str, Any]]]:
@@ -41,8 +43,9 @@ GAMES: list[tuple[str, str, Callable[[list[str]], list[dict[str, Any]]]]] = [
 
 
 def load_demo(*, out: OutputWrapper) -> None:
-    """Open the demo chouette (its scorekeeper the staff ``admin``) and record its games,
-    unless there is a chouette already."""
+    """Open the demo chouettes (their scorekeeper the staff ``admin``): record the games of
+    the recorded one, start the online one's first game; unless there is a chouette
+    already."""
     if Chouette.objects.exists():
         return
     recorded_by = get_user_model().objects.get(username="admin")
@@ -63,3 +66,14 @@ def load_demo(*, out: OutputWrapper) -> None:
         )
         chouette.refresh_from_db()
     out.write(f"Demo chouette #{chouette.pk}: {len(GAMES)} games recorded.")
+    seated = [club_selectors.player_get(username=name) for name in ONLINE_PLAYERS]
+    played = services.chouette_create(
+        players=seated,
+        order=seated,
+        stake=Decimal("1.00"),
+        cube=Chouette.Cube.MULTIPLE,
+        mode=Chouette.Mode.ONLINE,
+        recorded_by=recorded_by,
+    )
+    online.chouette_game_start(chouette=played, by=seated[0])
+    out.write(f"Demo online chouette #{played.pk}: its first game is on.")

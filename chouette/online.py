@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from backgammon.chouette import record_game, score_game
 from backgammon.dice import DiceStream
-from backgammon.game import Game, GameOptions, Phase, action_to_dict
+from backgammon.game import Game, GameOptions, Phase, Result, action_to_dict
 from backgammon.team import BOX, TEAM, ChouetteRules, CubeMode
 from chouette import selectors
 from chouette.models import Chouette, Proposal
@@ -38,8 +38,11 @@ from matches.errors import NotYourTurn, StaleTurn
 from matches.models import Action, Table
 
 TIMEOUT_TASK = "chouette.table_timeout"
-ACTS = ("roll", "move", "double", "take", "pass", "beaver")
+ACTS = ("roll", "move", "double", "take", "pass", "beaver", "resign", "accept_resign",
+        "reject_resign")  # fmt: skip
 ANSWERS = ("take", "pass", "beaver")
+RESIGN_ANSWERS = ("accept_resign", "reject_resign")
+RESIGN_VALUES = tuple(result.value for result in (Result.SINGLE, Result.GAMMON, Result.BACKGAMMON))
 
 
 @dataclass
@@ -152,19 +155,31 @@ def chouette_act(
     turn_no: int,
     play: str = "",
     to: Sequence[str] | None = None,
+    value: str | None = None,
 ) -> Chouette:
     """``player`` acts in the online game (API.md's ``roll``, ``move``, ``double``,
-    ``take``, ``pass``, ``beaver``). The box plays side 0; on the team's side only the
-    captain rolls and moves (H2), every member doubles on their own cube (or proposes
-    the team's double with one cube, H4) and answers the box's double for themself
-    (H5), the box answering the team's doubles in line order (H10). ``turn_no`` is the
-    table's, except for an answer: the ``turn_no`` of the double being answered
-    (``offered_at`` in the game body), so members answering side by side do not make
-    each other stale. ``to`` (the box's double, multiple cubes): the members doubled.
-    Raises ``Forbidden`` (not in this game), ``NotYourTurn``, ``StaleTurn``,
-    ``Conflict``, ``IllegalPlay``, ``Invalid``; nothing is written then."""
+    ``take``, ``pass``, ``beaver``, and ``resign``, ``accept_resign``,
+    ``reject_resign``). The box plays side 0; on the team's side only the captain rolls
+    and moves (H2), every member doubles on their own cube (or proposes the team's
+    double with one cube, H4) and answers the box's double for themself (H5), the box
+    answering the team's doubles in line order (H10). Resignations are per contract
+    (S4): the side on turn offers ``value`` (``single``, ``gammon`` or ``backgammon`` a
+    cube, the matches' words): the box to every member still in the game, each
+    answering for their own contract; the captain for the team (H2), the box answering
+    each contract in line order. ``turn_no`` is the table's, except for an answer: the
+    ``turn_no`` of the offer being answered (``offered_at`` in the game body), so
+    members answering side by side do not make each other stale. ``to`` (the box's
+    double, multiple cubes): the members doubled. Raises ``Forbidden`` (not in this
+    game), ``NotYourTurn``, ``StaleTurn``, ``Conflict``, ``IllegalPlay``, ``Invalid``;
+    nothing is written then."""
     if act not in ACTS:
         raise Invalid(_("%(act)s is not an action.") % {"act": act})
+    if (value is not None) != (act == "resign") or (
+        value is not None and value not in RESIGN_VALUES
+    ):
+        raise Invalid(
+            _("A resignation offers a single, a gammon or a backgammon; nothing else does.")
+        )
     turn = _load(chouette)
     game = turn.playing()
     name, box = player.username, turn.box
@@ -175,6 +190,13 @@ def chouette_act(
     if act in ANSWERS:
         after = _answer(turn, game, name, act, turn_no)
         turn.keep_deadline = name != box
+    elif act in RESIGN_ANSWERS:
+        after = _resign_answer(turn, game, name, act, turn_no)
+        turn.keep_deadline = name != box and after.phase is Phase.RESIGN_OFFERED
+    elif act == "resign":
+        assert value is not None
+        _current(turn, turn_no)
+        after = _resign(game, name, box, Result(value))
     else:
         _current(turn, turn_no)
         if act == "double":
@@ -258,6 +280,48 @@ def _answer(turn: _Turn, game: Game, name: str, act: str, turn_no: int) -> Game:
     return engine.rules_apply(call, None if name == turn.box else holder)
 
 
+def _resign(game: Game, name: str, box: str, value: Result) -> Game:
+    """The side on turn offers ``value``: the box to every member still in the game; the
+    captain, who moves for the team (H2), for every contract still in it (S4)."""
+    if (name == box) != (game.on_roll == BOX):
+        raise NotYourTurn(_("You offer a resignation on your own side's turn."))
+    if name != box and name != game.captain:
+        if not game.in_play(name):
+            raise Conflict(_("You are out of this game."))
+        raise NotYourTurn(
+            _("Only the captain, %(captain)s, offers the team's resignation (H2).")
+            % {"captain": game.captain}
+        )
+    return engine.rules_apply(game.resign, value)
+
+
+def _resign_answer(turn: _Turn, game: Game, name: str, act: str, turn_no: int) -> Game:
+    """A member's answer to the box's resignation for their own contract, or the box's
+    answer to the team's for the next contract in line; ``turn_no`` that of the offer."""
+    team = game.team
+    if game.phase is not Phase.RESIGN_OFFERED or team is None:
+        raise Conflict(_("No resignation waits for your answer."))
+    if name == turn.box:
+        if game.on_roll == BOX:
+            raise Conflict(_("No resignation waits for your answer."))
+        holder = team.resigner if team.resigner is not None else team.resign_to[0]
+    else:
+        if game.on_roll == TEAM:
+            raise NotYourTurn(_("The box answers the team's resignation."))
+        if name not in team.resign_to:
+            raise Conflict(_("No resignation waits for your answer."))
+        holder = name
+    offered = game.offered_at(holder)
+    assert offered is not None
+    if turn_no != turn.table.turn_base + offered:
+        raise StaleTurn(
+            _("Turn %(sent)s is not the resignation you answer: that is turn %(offered)s.")
+            % {"sent": turn_no, "offered": turn.table.turn_base + offered}
+        )
+    call = game.accept_resign if act == "accept_resign" else game.reject_resign
+    return engine.rules_apply(call, None if name == turn.box else holder)
+
+
 # Consulting (H2) ---------------------------------------------------------------------------
 
 
@@ -313,7 +377,8 @@ def chouette_timeout(*, table_id: int, turn_no: int) -> bool:
     nothing). Each member who has not answered the box's double passes (or takes, by the
     session's ``no_answer`` option); a box or a captain out of time forfeits the game
     (the core's ``forfeit``, ``timeout``). True if applied; False too when a player's
-    action wins the race (it leaves the timeout nothing to do)."""
+    action wins the race (it leaves the timeout nothing to do). A resignation nobody
+    answered in time is rejected by each who owes an answer, and play goes on."""
     try:
         return _timeout(table_id, turn_no)
     except StaleTurn:
@@ -332,7 +397,11 @@ def _timeout(table_id: int, turn_no: int) -> bool:
     )
     game = turn.playing()
     awaiting = game.awaiting
-    if awaiting.members and not awaiting.box and game.phase is Phase.TAKE_OR_PASS:
+    if game.phase is Phase.RESIGN_OFFERED:
+        while game.phase is Phase.RESIGN_OFFERED:  # every answer still owed: a rejection
+            members = game.awaiting.members
+            game = game.reject_resign(members[0] if members else None)
+    elif awaiting.members and not awaiting.box and game.phase is Phase.TAKE_OR_PASS:
         for member in awaiting.members:
             answer = game.take if locked.no_answer == Chouette.NoAnswer.TAKE else game.pass_
             game = answer(member)

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from backgammon.chouette import BoxKeeps, ChouetteOptions, Seating, Tally
 from backgammon.errors import BackgammonError
-from backgammon.game import Game, Phase
+from backgammon.game import Game, Phase, Result
 from backgammon.gnubg_ids import position_id
 from backgammon.notation import format_play
 from backgammon.position import Position
@@ -227,7 +227,26 @@ def chouette_online_game(
         "position_id": position_id(board),
         "legal_plays": [format_play(play.steps) for play in game.legal_plays()],
         "cubes": cubes,
+        "resignation": _resignation(game, table.turn_base),
         "deadline": table.deadline,
+    }
+
+
+def _resignation(game: Game, turn_base: int) -> dict[str, Any] | None:
+    """The resignation on offer (S4): its value a cube (the matches' words), which side
+    offered it, the contracts still waiting on an answer (in line order) and the
+    ``turn_no`` its answers carry."""
+    team = game.team
+    if game.resignation is None or team is None:
+        return None
+    waiting = (team.resigner,) if team.resigner is not None else team.resign_to
+    offered = game.offered_at(waiting[0])
+    assert offered is not None
+    return {
+        "value": game.resignation.value,
+        "offered_by": "box" if game.on_roll == BOX else "team",
+        "contracts": [str(holder) for holder in waiting],
+        "offered_at": turn_base + offered,
     }
 
 
@@ -256,7 +275,11 @@ class MemberChoices:
     decides). ``role``: ``box``, ``captain`` (moves for the team now, H7), ``crew``,
     ``out`` (passed or resigned this game), ``watcher``; ``side`` the board is drawn
     from. ``answer_turn_no``: the ``turn_no`` of the double the player answers, if any;
-    ``answer_for``: whose cube the box answers (the team's doubles, in line, H10)."""
+    ``answer_for``: whose cube the box answers (the team's doubles, in line, H10).
+    ``resign``: may offer a resignation (S4: the box to every member still in, the
+    captain for every contract still in); ``resign_answer_turn_no``: the offer the
+    player answers, of ``resign_value`` a cube; ``resign_from``: for the box, whose
+    contract it answers next (the team's offer, in line order)."""
 
     role: str
     side: int
@@ -273,6 +296,10 @@ class MemberChoices:
     beaver: bool = False
     propose: tuple[str, ...] = ()
     sees_proposals: bool = False
+    resign: bool = False
+    resign_answer_turn_no: int | None = None
+    resign_value: str | None = None
+    resign_from: str | None = None
 
 
 def _core_takes(call: Callable[..., object], *args: object) -> bool:
@@ -280,7 +307,7 @@ def _core_takes(call: Callable[..., object], *args: object) -> bool:
     changes)."""
     try:
         call(*args)
-    except BackgammonError:
+    except (BackgammonError, ValueError):
         return False
     return True
 
@@ -308,7 +335,7 @@ def chouette_member_choices(
     assert table is not None
     holders = game.options.holders
     if name == box:
-        return _box_choices(game, turn_base=table.turn_base, seated=seated)
+        return _box_choices(game, turn_base=table.turn_base, seated=seated, box=box)
     if name not in holders:
         return MemberChoices(role="watcher", side=TEAM, seated=seated)
     if not game.in_play(name):
@@ -330,10 +357,38 @@ def chouette_member_choices(
         beaver=offered is not None and _core_takes(game.beaver, name),
         propose=() if captain else _proposals_open(chouette, game, name),
         sees_proposals=True,
+        **_resign_choices(game, name, turn_base=table.turn_base, box=box),
     )
 
 
-def _box_choices(game: Game, *, turn_base: int, seated: bool) -> MemberChoices:
+def _resign_choices(game: Game, name: str, *, turn_base: int, box: str) -> dict[str, Any]:
+    """Resignations per contract (S4): whether ``name`` may offer one on their side's
+    turn (the box, or the captain for the team, H2), and the offer they answer: the
+    box's to each member still in, or the team's to the box, contract by contract."""
+    is_box = name == box
+    own_turn = game.on_roll == (BOX if is_box else TEAM)
+    team = game.team
+    answering = None
+    if game.phase is Phase.RESIGN_OFFERED and team is not None and not own_turn:
+        if is_box:
+            answering = team.resigner if team.resigner is not None else team.resign_to[0]
+        elif name in team.resign_to:
+            answering = name
+    offered = None if answering is None else game.offered_at(answering)
+    return {
+        "resign": own_turn
+        and (is_box or name == game.captain)
+        and game.phase in (Phase.ROLL, Phase.MOVE)
+        and _core_takes(game.resign, Result.SINGLE),
+        "resign_answer_turn_no": None if offered is None else turn_base + offered,
+        "resign_value": None
+        if offered is None or game.resignation is None
+        else game.resignation.value,
+        "resign_from": None if offered is None or not is_box else str(answering),
+    }
+
+
+def _box_choices(game: Game, *, turn_base: int, seated: bool, box: str) -> MemberChoices:
     box_rolls = game.on_roll == BOX and game.phase is Phase.ROLL
     answered = next((c for c in game.contracts if c.pending == TEAM), None)
     offered = None if answered is None else game.offered_at(answered.holder)
@@ -355,6 +410,7 @@ def _box_choices(game: Game, *, turn_base: int, seated: bool) -> MemberChoices:
         answer_value=None if answered is None else answered.value * 2,
         answer_for=None if answered is None else str(answered.holder),
         beaver=offered is not None and _core_takes(game.beaver),
+        **_resign_choices(game, box, turn_base=turn_base, box=box),
     )
 
 

@@ -11,8 +11,8 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db.models import Field
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -56,9 +56,23 @@ def _players(usernames: list[str]) -> list[Player]:
 # The list, and opening a chouette --------------------------------------------------------
 
 
-class ChouetteForm(forms.Form):
-    """Open a recorded chouette: who plays, at what stake, with which options."""
+def _label(name: str) -> Any:
+    """A session field's own translated name, as the admin shows it."""
+    field = Chouette._meta.get_field(name)
+    assert isinstance(field, Field)
+    return field.verbose_name
 
+
+class ChouetteForm(forms.Form):
+    """Open a chouette, recorded or online: who plays, at what stake, with which options
+    (the clock and consulting only for one played on the server)."""
+
+    mode = forms.ChoiceField(
+        label=_label("mode"),
+        choices=Chouette.Mode.choices,
+        initial=Chouette.Mode.RECORDED,
+        required=False,
+    )
     players = forms.MultipleChoiceField(
         label=gettext_lazy("Players"), widget=forms.CheckboxSelectMultiple
     )
@@ -89,6 +103,35 @@ class ChouetteForm(forms.Form):
         max_value=services.MAX_PLAYERS,
         help_text=gettext_lazy("Empty: no partner."),
     )
+    turn_time = forms.IntegerField(
+        label=_label("turn_time"),
+        required=False,
+        min_value=services.MIN_TURN_TIME,
+        max_value=services.MAX_TURN_TIME,
+        help_text=gettext_lazy("Online only; empty: no clock."),
+    )
+    no_answer = forms.ChoiceField(
+        label=_label("no_answer"), choices=Chouette.NoAnswer.choices, required=False
+    )
+    consulting = forms.ChoiceField(
+        label=_label("consulting"), choices=Chouette.Consulting.choices, required=False
+    )
+
+    def clean_mode(self) -> str:
+        return str(self.cleaned_data["mode"] or Chouette.Mode.RECORDED)
+
+    def clean_no_answer(self) -> str:
+        return str(self.cleaned_data["no_answer"] or Chouette.NoAnswer.PASS)
+
+    def clean_consulting(self) -> str:
+        return str(self.cleaned_data["consulting"] or Chouette.Consulting.FULL)
+
+    def online_options(self) -> dict[str, Any]:
+        """The options of a session played on the server; none for a recorded one."""
+        values = self.cleaned_data
+        if values["mode"] != Chouette.Mode.ONLINE:
+            return {}
+        return {name: values[name] for name in ("turn_time", "no_answer", "consulting")}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -120,11 +163,14 @@ def chouettes(request: HttpRequest) -> HttpResponse:
                 box_keeps=values["box_keeps"],
                 partner_from=values["partner_from"],
                 recorded_by=member(request.user),
+                mode=values["mode"],
+                **form.online_options(),
             )
         except ServiceError as error:
             messages.error(request, str(error.message))
         else:
-            return redirect("chouette-record", pk=chouette.pk)
+            online = chouette.mode == Chouette.Mode.ONLINE
+            return redirect("chouette-play" if online else "chouette-record", pk=chouette.pk)
     username = request.GET.get("player", "")
     sessions = selectors.chouette_list().order_by("-status", "-id")
     shown = None
@@ -436,14 +482,14 @@ def _play_context(
     }
     choices = selectors.chouette_member_choices(chouette=chouette, player=me, names=names)
     game = selectors.chouette_online_game(chouette=chouette, names=names)
-    box = display[names[chouette.seats[0]]]
+    box_username = names[chouette.seats[0]]
+    box = display[box_username]
     context: dict[str, Any] = {
         "chouette": chouette,
         "choices": choices,
         "game": game,
-        "box_name": box,
         "scores": [
-            (display[name], points, name == names[chouette.seats[0]])
+            (display[name], points, name == box_username)
             for name, points in selectors.chouette_scores(chouette=chouette, names=names).items()
         ],
         "games_played": selectors.chouette_games_played(chouette=chouette),
@@ -475,6 +521,7 @@ def _play_context(
             cubes=[(display[name], cube) for name, cube in game["cubes"].items()],
             captain_name=display[game["captain"]] if game["captain"] else None,
             double_to=[(name, display[name]) for name in choices.double_to],
+            resign_from_name=display[choices.resign_from] if choices.resign_from else None,
             moving={
                 "pending": [format_play([step]) for step in played.pending_steps],
                 "legal_plays": game["legal_plays"],
@@ -505,6 +552,7 @@ def _home(me: Player) -> Home:
 
 
 def _seconds_left(deadline: datetime | None) -> float | None:
+    """What the turn's clock has left, on the services' clock (the page counts it down)."""
     return None if deadline is None else max((deadline - engine.clock_now()).total_seconds(), 0.0)
 
 
@@ -515,11 +563,10 @@ def _online_or_404(pk: int) -> Chouette:
     return shown
 
 
-def _player_of(request: HttpRequest) -> Player:
-    try:
-        return member(request.user).player
-    except Player.DoesNotExist:
-        raise PermissionDenied(_("Only the club's players play chouettes.")) from None
+def _not_a_player(request: HttpRequest) -> HttpResponse:
+    """The 403 page the API's refusal is: only players sit at a chouette or watch it."""
+    message = _("Only the club's players play chouettes.")
+    return render(request, "chouette/forbidden.html", {"message": message}, status=403)
 
 
 @login_required
@@ -529,7 +576,10 @@ def chouette_play(request: HttpRequest, pk: int) -> HttpResponse:
     own decisions as buttons; any other player watches it read-only. It acts through the
     API and follows the live channel (``chouette:<id>``) with the board page's script."""
     shown = _online_or_404(pk)
-    context = _play_context(shown, _player_of(request))
+    me = getattr(request.user, "player", None)
+    if me is None:
+        return _not_a_player(request)
+    context = _play_context(shown, me)
     context["fragment_url"] = reverse("chouette-play-board", kwargs={"pk": shown.pk})
     return render(request, "chouette/play.html", context)
 
@@ -541,9 +591,12 @@ def chouette_play_board(request: HttpRequest, pk: int) -> HttpResponse:
     """The board fragment the page swaps in when the session moves, with the steps the
     mover has clicked and not yet confirmed (``?turn_no=&steps=``)."""
     shown = _online_or_404(pk)
+    me = getattr(request.user, "player", None)
+    if me is None:
+        return _not_a_player(request)
     context = _play_context(
         shown,
-        _player_of(request),
+        me,
         steps=request.GET.get("steps", ""),
         turn_no=request.GET.get("turn_no", ""),
     )

@@ -268,8 +268,8 @@ CELERY_BEAT_SCHEDULE = {
 # The queue the timeout tasks of matches and chouettes go to, which the clock worker
 # alone takes (``manage.py runclub``), so a timeout never waits behind another task.
 MATCHES_TIMEOUT_QUEUE: str | None = "timeouts"
-# A worker process reserves one task at a time: a timeout due now is never held in the
-# buffer of a process busy with another (the ETA tasks wait in the worker's timer).
+# A worker reserves one task a thread or process: a timeout due now is never held in
+# the buffer of one busy with another (the ETA tasks wait in the worker's timer).
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # The queue the tournaments' round deadline tasks go to (None: Celery's default queue).
 TOURNAMENTS_DEADLINE_QUEUE: str | None = None

@@ -213,8 +213,12 @@ class NameDoubleInput(TurnInput):
     )
 
 
+# What a resignation offers (S4), in API.md's words: the matches' and the chouettes'.
+RESIGNATION_VALUES = ["single", "gammon", "backgammon"]
+
+
 class ResignInput(TurnInput):
-    value = serializers.ChoiceField(choices=["single", "gammon", "backgammon"])
+    value = serializers.ChoiceField(choices=RESIGNATION_VALUES)
 
 
 class PlaySettingsInput(InputSerializer):
@@ -314,7 +318,7 @@ class GameOutput(serializers.Serializer[dict[str, Any]]):
         help_text=gettext_lazy("The player on turn may double now (C1, C2, P2).")
     )
     resignation = serializers.ChoiceField(
-        choices=["single", "gammon", "backgammon"],
+        choices=RESIGNATION_VALUES,
         allow_null=True,
         help_text=gettext_lazy("The resignation on offer, while one is (S4)."),
     )
@@ -730,12 +734,40 @@ class MatchExportView(APIView):
         match = _match_get(pk=pk)
         if selectors.match_is_tavli(match):
             raise Conflict(
-                _("The .mat format holds backgammon only: a match of the tavli games has no .mat.")
+                _(
+                    "The .mat format holds backgammon only: a match of the tavli games has "
+                    "its own record, at export.txt."
+                )
             )
         response = HttpResponse(
             selectors.match_export_mat(match), content_type="text/plain; charset=utf-8"
         )
         response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.mat"'
+        return response
+
+
+class MatchTavliRecordView(APIView):
+    """A match of the tavli games as the project's own text record (docs/tavli.md): a
+    header (players, length, order, the score after each game) and each game's moves,
+    which replay through the rules core; a backgammon match has its .mat instead (409)."""
+
+    raises = (NotFound, Conflict)
+
+    @extend_schema(
+        responses={
+            (200, "text/plain"): OpenApiResponse(
+                OpenApiTypes.STR, description=gettext_lazy("The tavli record, a .txt file.")
+            )
+        }
+    )
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        match = _match_get(pk=pk)
+        if not selectors.match_is_tavli(match):
+            raise Conflict(_("A backgammon match's record is its .mat file, at export.mat."))
+        response = HttpResponse(
+            selectors.match_export_tavli_record(match), content_type="text/plain; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'attachment; filename="match-{match.pk}-tavli.txt"'
         return response
 
 

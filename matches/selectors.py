@@ -16,6 +16,7 @@ from backgammon.matfile import MatchRecord, export_mat
 from backgammon.notation import format_play
 from backgammon.position import Position
 from backgammon.tavli.board import TavliBoard
+from backgammon.tavli.record import export_match_record
 from club.models import Player, RatingKind
 from matches import clocks
 from matches.models import Action, Match, PlaySettings, Table
@@ -260,6 +261,19 @@ def match_record(match: Match) -> MatchRecord:
 def match_export_mat(match: Match) -> str:
     """The match in ``.mat`` format (GNU Backgammon and eXtreme Gammon import it)."""
     return export_mat(match_record(match))
+
+
+def match_export_tavli_record(match: Match) -> str:
+    """A match of the tavli games as the core's text record (docs/tavli.md): the header
+    (players, length, order, the score after each game) and every game's record."""
+    names = tuple(players(match))
+    stored = MatchState.from_dict(match.state)
+    start = MatchState(length=match.length, options=stored.options, tavli=stored.tavli)
+    return export_match_record(
+        players=(names[0], names[1] if len(names) > 1 else ""),
+        start=start,
+        games=match_games(match),
+    )
 
 
 def match_rolls(match: Match) -> list[list[int]]:

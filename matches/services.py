@@ -19,7 +19,7 @@ import enum
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any, assert_never
 
@@ -71,6 +71,9 @@ SEED_LENGTH = 64
 # a play a turn, in a Crawford game) takes a few dozen.
 MAX_SERVER_ACTIONS = 64
 TIMEOUT_TASK = "matches.table_timeout"
+# Seconds past a deadline before the sweep applies it: until then it is the timeout
+# task's, and the sweep racing it for the same rows only makes both wait.
+SWEEP_GRACE = 1.0
 
 
 class Act(enum.StrEnum):
@@ -359,14 +362,14 @@ class _Work:
     game_at_start: int = 0
     settings: dict[int, PlaySettings] = field(default_factory=dict)
     seen_version: int = 0
-    deadline_was: datetime | None = None  # a timeout task is sent only for a new deadline
+    deadline_turn_was: int = 0  # a timeout task is sent only for a new period's deadline
     ended: Game | None = None  # the game that ended in this request, with its history
     match_was: dict[str, Any] = field(default_factory=dict)  # to write only what changed
 
     def __post_init__(self) -> None:
         self.match_was = {name: getattr(self.match, name) for name in _MATCH_FIELDS}
         self.seen_version = self.table.version
-        self.deadline_was = self.table.deadline
+        self.deadline_turn_was = self.table.deadline_turn
         self.game_at_start = self.table.game_number
         if self.table.state is not None:
             self.game = Game.from_dict(self.table.state)
@@ -559,22 +562,23 @@ def match_abandon(*, match: Match, player: Player) -> Match:
     return work.match
 
 
-def table_timeout(*, table_id: int, turn_no: int) -> bool:
+def table_timeout(*, table_id: int, turn_no: int, skip_locked: bool = False) -> bool:
     """The timeout of turn ``turn_no`` at table ``table_id``: applied only if the table
     is still at that turn and its deadline has passed (so a late or repeated task does
     nothing, and a player's action that wins the race leaves it nothing to do). The side
     out of time loses (the core's forfeit, ``timeout``), or, at a table set to
-    ``autoplay``, the server acts for it (``_autoplay``). True if applied."""
+    ``autoplay``, the server acts for it (``_autoplay``). ``skip_locked`` (the sweep's):
+    a table another transaction holds is left to it. True if applied."""
     try:
-        return _timeout(table_id, turn_no)
+        return _timeout(table_id, turn_no, skip_locked=skip_locked)
     except StaleTurn:
         return False
 
 
 @transaction.atomic
-def _timeout(table_id: int, turn_no: int) -> bool:
+def _timeout(table_id: int, turn_no: int, *, skip_locked: bool) -> bool:
     # A chouette's table has its own timeouts (chouette.online).
-    table = table_due(table_id=table_id, turn_no=turn_no, owner="match")
+    table = table_due(table_id=table_id, turn_no=turn_no, owner="match", skip_locked=skip_locked)
     if table is None:
         return False
     now = clock_now()
@@ -594,14 +598,17 @@ def _timeout(table_id: int, turn_no: int) -> bool:
     return True
 
 
-def table_due(*, table_id: int, turn_no: int, owner: str) -> Table | None:
+def table_due(
+    *, table_id: int, turn_no: int, owner: str, skip_locked: bool = False
+) -> Table | None:
     """The table ``table_id``, locked, if its timeout of turn ``turn_no`` is due: still
     in play at that turn (or, from the turn its deadline was set at, ``deadline_turn``,
     at any later one while that deadline stands), its deadline passed; ``owner`` the
     reverse relation of the table's owner (``match``, ``chouette``), each applying its
-    own. None otherwise."""
+    own; ``skip_locked``: None too if another transaction holds the table (PostgreSQL).
+    None otherwise."""
     table = (
-        Table.objects.select_for_update(of=("self",))
+        Table.objects.select_for_update(of=("self",), skip_locked=skip_locked)
         .filter(pk=table_id, **{f"{owner}__isnull": False})
         .first()
     )
@@ -617,15 +624,22 @@ def table_due(*, table_id: int, turn_no: int, owner: str) -> Table | None:
 
 
 def tables_sweep(*, limit: int = 500) -> int:
-    """Apply every timeout that is due (for deadlines whose task was lost: a worker that
-    was down catches up); each in its own transaction. Returns how many were applied."""
-    due = Table.objects.filter(
-        status=Table.Status.PLAYING, deadline__lte=clock_now(), match__isnull=False
-    ).values_list("pk", "turn_no")[:limit]
+    """Apply every timeout overdue by more than ``SWEEP_GRACE`` (for deadlines whose task
+    was lost: a worker that was down catches up; or a clock worker behind), the oldest
+    first, each in its own transaction, skipping a table another transaction holds (the
+    clock worker on it, or a player). Returns how many were applied."""
+    overdue = clock_now() - timedelta(seconds=SWEEP_GRACE)
+    due = (
+        Table.objects.filter(
+            status=Table.Status.PLAYING, deadline__lte=overdue, match__isnull=False
+        )
+        .order_by("deadline")
+        .values_list("pk", "turn_no")[:limit]
+    )
     applied = 0
     for pk, turn_no in due:
         try:
-            applied += table_timeout(table_id=pk, turn_no=turn_no)
+            applied += table_timeout(table_id=pk, turn_no=turn_no, skip_locked=True)
         except Exception:  # one broken table must not stop the others' timeouts
             log.exception("table %s: the timeout of turn %s failed", pk, turn_no)
     return applied
@@ -974,7 +988,7 @@ def _save(work: _Work) -> None:
     changed = [name for name in _MATCH_FIELDS if getattr(match, name) != work.match_was[name]]
     if changed:  # most actions change the table alone
         match.save(update_fields=changed)
-    if table.deadline is not None and table.deadline != work.deadline_was:
+    if table.deadline is not None and table.deadline_turn != work.deadline_turn_was:
         table_id, turn_no, eta = table.pk, table.deadline_turn, table.deadline
         transaction.on_commit(lambda: _schedule(table_id, turn_no, eta), robust=True)
 

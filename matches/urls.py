@@ -27,6 +27,11 @@ urlpatterns = [
     ),
     path("api/matches/<id:pk>/abandon/", api.MatchAbandonView.as_view(), name="api-match-abandon"),
     path("api/matches/<id:pk>/export.mat", api.MatchExportView.as_view(), name="api-match-export"),
+    path(
+        "api/matches/<id:pk>/export.txt",
+        api.MatchTavliRecordView.as_view(),
+        name="api-match-tavli-record",
+    ),
     path("api/matches/<id:pk>/dice/", api.MatchDiceView.as_view(), name="api-match-dice"),
     path(
         "api/play-settings/",

@@ -253,23 +253,16 @@ def _table_context(match: Match, me: Player) -> dict[str, Any]:
         "my_turn": my_turn,
         "opponent": None if side is None or len(names) < 2 else names[1 - side],
         "can_confirm": my_turn and game is not None and board.can_confirm(game),
-        "can_double": my_turn and game is not None and _may_double(detail, me),
+        # The server's own rule (C1, C2, P2; no cube in the tavli games, TV1).
+        "can_double": my_turn and info is not None and info["can_double"],
         "beavers": bool(match.options.get("beavers")),
         "game_name": game_name(detail),
-        "mat_export": not selectors.match_is_tavli(match),
+        "tavli": selectors.match_is_tavli(match),
         "doubles": range(1, 7),
         "state": state,
         "api": f"/api/matches/{match.pk}/",
         "clocks": [(name, detail["clock"].get(name)) for name in names],
     }
-
-
-def _may_double(detail: dict[str, Any], me: Player) -> bool:
-    """Whether the Double button is offered: on roll, not in the Crawford game, the cube
-    centred or the player's own (the server decides; this only hides a useless button)."""
-    game = detail["game"]
-    owner = game["cube"]["owner"]
-    return game["phase"] == "roll" and not detail["crawford"] and owner in (None, me.username)
 
 
 @login_required

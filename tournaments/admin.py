@@ -356,7 +356,11 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     ) -> HttpResponse:
         if obj is not None:
             context["steps"] = self._steps_for(obj)
-            context["current_round"] = obj.rounds.order_by("-number").first()
+            current = obj.rounds.order_by("-number").first()
+            context["current_round"] = current
+            context["overdue_count"] = (
+                len(selectors.round_overdue_pairings(played=current)) if current else 0
+            )
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     @staticmethod

@@ -37,6 +37,7 @@ class BoxDrawing:
     x: int
     y: int
     sides: tuple[SideDrawing, SideDrawing]
+    link: str | None = None  # where its match is watched while it is played online
     width: int = BOX_WIDTH
     height: int = BOX_HEIGHT
 
@@ -74,14 +75,18 @@ SourceLabels = Mapping[SlotKind, Callable[[FixtureSide], str]]
 
 
 def draw_brackets(
-    fixtures: Sequence[Fixture], names: Mapping[str, str], sources: SourceLabels
+    fixtures: Sequence[Fixture],
+    names: Mapping[str, str],
+    sources: SourceLabels,
+    links: Mapping[str, str] | None = None,
 ) -> list[BracketDrawing]:
-    """One drawing per bracket the fixtures have, in the formats' bracket order."""
+    """One drawing per bracket the fixtures have, in the formats' bracket order;
+    ``links`` maps a fixture's id to where its match being played is watched."""
     drawings = []
     for bracket in Bracket:
         mine = [fixture for fixture in fixtures if fixture.bracket is bracket]
         if mine:
-            drawings.append(_draw(bracket, mine, names, sources))
+            drawings.append(_draw(bracket, mine, names, sources, links or {}))
     return drawings
 
 
@@ -90,6 +95,7 @@ def _draw(
     fixtures: list[Fixture],
     names: Mapping[str, str],
     sources: SourceLabels,
+    links: Mapping[str, str],
 ) -> BracketDrawing:
     rounds = sorted({fixture.bracket_round for fixture in fixtures})
     column = {number: index for index, number in enumerate(rounds)}
@@ -109,7 +115,9 @@ def _draw(
                 _side(fixture, side, names, sources, top + SIDE_HEIGHT * (n + 1) - 7)
                 for n, side in enumerate(fixture.sides)
             )
-            boxes[fixture.id] = BoxDrawing(fixture.id, x, top, (first, second))
+            boxes[fixture.id] = BoxDrawing(
+                fixture.id, x, top, (first, second), link=links.get(fixture.id)
+            )
     lines = []
     for fixture in fixtures:
         target = boxes[fixture.id]

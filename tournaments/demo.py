@@ -1,4 +1,5 @@
-"""The demo club's tournaments (``manage.py load_demo``): one finished, one running.
+"""The demo club's tournaments (``manage.py load_demo``): one finished, one running
+(a mixed night: one pairing online, the others on boards).
 
 Each is made the way a director would make it, through the services, once: a
 tournament of that name already there is left as it is.
@@ -69,8 +70,15 @@ def load_demo(*, out: TextIO) -> None:
             name=RUNNING,
             format="swiss",
             swiss_rounds=3,
+            round_deadline_hours=72,
             entry_fee=Decimal("5.00"),
             payout_table={"unit": "percent", "places": {"main": {"1": "60", "2": "40"}}},
         )
         _results(swiss, rounds=1)
-        out.write(f"Tournament {RUNNING!r}: round 2 of 3 being played.\n")
+        # A mixed night: round 2's first table is played online, the others on boards.
+        first_table = Pairing.objects.get(round__tournament=swiss, round__number=2, position=1)
+        services.pairing_play_online(pairing=first_table)
+        out.write(
+            f"Tournament {RUNNING!r}: round 2 of 3 being played (table 1 online, the others "
+            "on boards), 72 hours a round.\n"
+        )

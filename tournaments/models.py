@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from club import money
@@ -360,7 +361,7 @@ class Round(models.Model):
     clock = models.CharField(
         _("clock"), max_length=20, choices=Clock.choices, default=Clock.NONE, editable=False
     )
-    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), default=timezone.now, editable=False)
     deadline = models.DateTimeField(
         _("deadline"),
         null=True,

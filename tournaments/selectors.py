@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Prefetch, QuerySet, Sum
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -186,9 +187,15 @@ def tournament_draw(*, tournament: Tournament) -> dict[str, Any]:
     if tournament.state is not None and tournament.format in ELIMINATIONS:
         names = {str(entry.pk): entry.player.display_name for entry in tournament.entries.all()}
         state = formats.Tournament.from_dict(tournament.state)
+        watched = {
+            pairing.key: reverse("play-match", args=[pairing.match_id])
+            for played in tournament.rounds.all()
+            for pairing in played.pairings.all()
+            if pairing.match_id is not None and pairing.winner_id is None
+        }
         brackets = [
             (BRACKET_TITLES[drawing.bracket], drawing)
-            for drawing in bracket.draw_brackets(state.fixtures(), names, _source_labels())
+            for drawing in bracket.draw_brackets(state.fixtures(), names, _source_labels(), watched)
         ]
     return {
         "tournament": tournament,

@@ -406,6 +406,7 @@ def _round_open(
         number=current.number,
         length=tournament.length_of_round(current.number),
         clock=tournament.clock_of_round(current.number),
+        started_at=now,
         deadline=now + timedelta(hours=hours) if hours else None,
     )
     rows = Pairing.objects.bulk_create(
@@ -655,7 +656,7 @@ def pairing_play_on_board(*, pairing: Pairing) -> Pairing:
 @db_transaction.atomic
 def pairing_play_online(*, pairing: Pairing) -> Pairing:
     """The pairing is played online: its match on the server is created and started now
-    (the round's length, the tournament's clock, rated when the tournament is), and its
+    (the round's length and clock, rated when the tournament is), and its
     end decides the pairing."""
     locked, row = _undecided_pairing(pairing)
     if row.match_id is not None:

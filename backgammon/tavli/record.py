@@ -13,21 +13,32 @@ X being side 0 and O side 1::
                             no roll, the stage's dice in brackets
     O resigns 2             a resignation (1 or 2 points; acey-deucey: 1, the game)
     X accepts
+    O forfeits timeout      lost on time or by leaving ("timeout" or "abandoned")
     X wins 2                the end: the points (or "draw"), checked on import
 
 Stages the rules skip because nothing can be played are not written: replaying the
 rolls skips them again. ``export_record(game)`` writes a game as its compact history
 keeps it (``Game.compact``); ``import_record(text)`` replays every line through
 ``Game``, every rule checked, and ``InvalidRecord`` names the line that breaks one.
+
+A whole match (a tavli match, or one tavli game played as a match or money session,
+TM1, TM4) is a header naming the players, the length, the order and the score after
+each game, then each game's record after a ``; Game N`` line:
+``export_match_record`` and ``import_match_record``, which replays every game and the
+match's score keeping (``MatchState``) and checks the header's scores against them.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from backgammon.errors import BackgammonError, InvalidRecord
 from backgammon.game import (
     AcceptResign,
+    Forfeit,
+    ForfeitReason,
     Game,
     GameOptions,
     Move,
@@ -39,6 +50,7 @@ from backgammon.game import (
     Result,
     Roll,
 )
+from backgammon.match import TAVLI_ORDERS, MatchState
 from backgammon.notation import format_play
 from backgammon.variants import Variants
 
@@ -49,6 +61,7 @@ _STAGE = re.compile(r"([XO]) \(([1-6]{1,4})\)(?: (.*))?")
 _NAMED = re.compile(r"([XO]) =([1-6])\2(?: (.*))?")
 _RESIGN = re.compile(r"([XO]) resigns ([12])")
 _ACCEPT = re.compile(r"([XO]) accepts")
+_FORFEIT = re.compile(r"([XO]) forfeits (timeout|abandoned)")
 _END = re.compile(r"(?:([XO]) wins (\d+)|draw)")
 
 
@@ -91,6 +104,9 @@ def export_record(game: Game) -> str:
                 waiting = None
             case AcceptResign():
                 lines.append(f"{side} accepts")
+            case Forfeit(side=loser, reason=reason):
+                lines.append(f"{_SIDES[loser]} forfeits {reason.value}")
+                waiting = None
         replay = replay.apply(action)
     if game.over:
         if game.winner is None:
@@ -177,6 +193,10 @@ def _line(game: Game, line: str) -> Game:
     if match := _ACCEPT.fullmatch(line):
         _check_side(game, match[1])
         return game.accept_resign()
+    if match := _FORFEIT.fullmatch(line):
+        if game.over:
+            raise InvalidRecord("the game is already over")
+        return game.forfeit(_SIDES.index(match[1]), ForfeitReason(match[2]))
     if match := _END.fullmatch(line):
         winner = None if match[1] is None else _SIDES.index(match[1])
         if not game.over or game.winner != winner:
@@ -202,3 +222,122 @@ def _play(game: Game, side: str, text: str | None) -> Game:
     if game.phase is not Phase.MOVE or game.on_roll != _SIDES.index(side):
         raise InvalidRecord(f"{text!r}: there is nothing to play here")
     return game.play(text)
+
+
+# A whole match ------------------------------------------------------------------------
+
+_GAME_LINE = re.compile(r";\s*Game (\d+)\b.*")
+
+
+@dataclass(frozen=True, slots=True)
+class TavliMatchRecord:
+    """A tavli match as its record gives it: the players (side 0, X, first), the state
+    after the games, and every game replayed (the last one may be unfinished)."""
+
+    players: tuple[str, str]
+    state: MatchState
+    games: tuple[Game, ...]
+
+
+def _score_text(score: tuple[int, int]) -> str:
+    return f"{score[0]}-{score[1]}"
+
+
+def _after(state: MatchState, game: Game) -> MatchState:
+    """The match's state after a finished ``game``: its points, or the forfeit's end."""
+    if game.history and isinstance(game.history[-1], Forfeit):
+        return state.apply_forfeit(game)
+    return state.apply_game(game.points_for(0))
+
+
+def export_match_record(
+    *, players: tuple[str, str], start: MatchState, games: Sequence[Game]
+) -> str:
+    """The record of a match of the tavli games from its starting state and its games,
+    in order (the last one may still be in play)."""
+    if start.next_variant.rules is None:
+        raise ValueError("a record is for the tavli games; backgammon has .mat files")
+    state, scores, blocks = start, [], []
+    for number, game in enumerate(games, start=1):
+        blocks.append(f"; Game {number} (score {_score_text(state.score)})\n{export_record(game)}")
+        if game.over:
+            state = _after(state, game)
+            scores.append(_score_text(state.score))
+    header = [
+        "; A tavli match record (docs/tavli.md): each game's record after its Game line",
+        f'; [X "{players[0]}"]',
+        f'; [O "{players[1]}"]',
+        f'; [Length "{start.length}"]',
+    ]
+    if start.tavli is not None:
+        header.append(f'; [Order "{start.tavli}"]')
+    header.append(f'; [Scores "{" ".join(scores)}"]')
+    header.append(f'; [Score "{_score_text(state.score)}"]')
+    return "\n".join(header) + "\n\n" + "\n".join(blocks)
+
+
+def _match_parts(text: str) -> tuple[dict[str, str], list[tuple[int, str]]]:
+    """The header's tags and each game's text with the line it starts on."""
+    tags: dict[str, str] = {}
+    games: list[tuple[int, list[str]]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if _GAME_LINE.fullmatch(line):
+            games.append((number, []))
+        elif games:
+            games[-1][1].append(raw)
+        elif tag := _TAG.fullmatch(line):
+            tags[tag[1]] = tag[2]
+    return tags, [(number, "\n".join(lines)) for number, lines in games]
+
+
+def _match_start(tags: dict[str, str], first: Game | None) -> MatchState:
+    if not tags.get("Length", "").isdigit():
+        raise InvalidRecord("the header needs the match's Length (0: a money session)")
+    length = int(tags["Length"])
+    if "Order" in tags:
+        if tags["Order"] not in TAVLI_ORDERS:
+            raise InvalidRecord(f"a tavli match is played in the {' or '.join(TAVLI_ORDERS)} order")
+        return MatchState.tavli_match(tags["Order"], length)
+    if first is None:
+        raise InvalidRecord("a match of one tavli game needs its Order or a game")
+    return MatchState(length=length, options=GameOptions(variant=first.options.variant))
+
+
+def import_match_record(text: str) -> TavliMatchRecord:
+    """The match a record describes: every game replayed through the rules, in the
+    match's order and openings, and the header's scores checked against the replay."""
+    tags, parts = _match_parts(text)
+    if "X" not in tags or "O" not in tags:
+        raise InvalidRecord("the header needs both players: X and O")
+    games: list[Game] = []
+    for number, part in parts:
+        try:
+            games.append(import_record(part))
+        except InvalidRecord as exc:
+            raise InvalidRecord(f"game from line {number}: {exc}") from exc
+    state = _match_start(tags, games[0] if games else None)
+    scores = []
+    for index, game in enumerate(games):
+        number = index + 1
+        if state.over:
+            raise InvalidRecord(f"game {number}: the match was already over")
+        if game.options.variant.name != state.next_variant.name:
+            raise InvalidRecord(
+                f"game {number} is {game.options.variant.name}, "
+                f"the match's order gives {state.next_variant.name}"
+            )
+        opening = state.next_opening()
+        if game.opening.starter != (None if opening is None else opening.starter):
+            raise InvalidRecord(f"game {number}: the winner of the game before starts it (TV2)")
+        if not game.over:
+            if number != len(games):
+                raise InvalidRecord(f"game {number} is unfinished, yet another follows")
+            continue
+        state = _after(state, game)
+        scores.append(_score_text(state.score))
+    if tags.get("Scores", "").split() != scores:
+        raise InvalidRecord(f"the games give the scores {' '.join(scores) or '(none)'}")
+    if tags.get("Score") != _score_text(state.score):
+        raise InvalidRecord(f"the games give the score {_score_text(state.score)}")
+    return TavliMatchRecord(players=(tags["X"], tags["O"]), state=state, games=tuple(games))

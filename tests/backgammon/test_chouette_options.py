@@ -1,14 +1,15 @@
 """The chouette session options H11 adds to a chouette ``Game``: automatic doubles (O2)
-and a maximum cube (C1), with H9 beside them, each proven on a chouette's several
-contracts. Players are letters, the box first (box A, captain B, crew C D)."""
+and a maximum cube (C1), each proven on a chouette's several contracts; and the team's
+resignation, offered by the captain and answered by the box contract by contract (S4).
+Players are letters, the box first (box A, captain B, crew C D)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from backgammon.chouette import BoardResult, MemberResult, Outcome, Winner, record_game
-from backgammon.errors import CubeNotAvailable
-from backgammon.game import Game, Phase
+from backgammon.errors import CubeNotAvailable, NotYourTurn
+from backgammon.game import AcceptResign, Game, Phase, RejectResign, Resign, Result
 from backgammon.position import Position, board_from_points
 from backgammon.team import BOX, TEAM, Awaiting
 from tests.backgammon.test_chouette_game import (
@@ -93,3 +94,32 @@ def at_position(game: Game, *, box: dict[int, int], members: dict[int, int]) -> 
     """``game`` (its cubes as they are) at a set position, the box to roll."""
     board = Position(board_from_points(box), board_from_points(members))
     return replace(game, board=board, phase=Phase.ROLL, dice=None, on_roll=BOX)
+
+
+def test_s4_h7_the_captain_resigns_for_the_team_and_the_box_answers_each_contract() -> None:
+    # C's cube at 2 (the box doubled C, who took); the team's turn, the box all home.
+    game = table("BCD", box=BOX_HOME, jacoby=True).double(["C"]).take("C")
+    game = box_plays(game)
+    assert game.on_roll == TEAM
+    game = game.resign("gammon")  # no member named: the captain, for the team
+    offered = game.turn_no
+    assert game.awaiting == Awaiting(box=True)
+    assert {h: game.offered_at(h) for h in "BCD"} == dict.fromkeys("BCD", offered)
+    unchanged(game, lambda g: g.accept_resign("E"), NotYourTurn, "no contract in the team's")
+    game = game.accept_resign()  # the next in line: B's contract
+    game = game.reject_resign("D")  # any contract, by name
+    assert game.phase is Phase.RESIGN_OFFERED and game.offered_at("C") == offered
+    game = game.accept_resign("C")
+    # B and C settled at a gammon; D plays on as captain (H7), where the team stopped.
+    assert (game.phase, game.on_roll, game.captain) == (Phase.ROLL, TEAM, "D")
+    # B's cube never turned, Jacoby on: the gammon counts 1; C's turned at 2: 2 x 2.
+    assert game.points_by_holder() == {"B": 1, "C": 4, "D": 0}
+    assert game.history[-4:] == (
+        Resign(Result.GAMMON, None),  # the team's, as the log keeps it
+        AcceptResign("B"),
+        RejectResign("D"),
+        AcceptResign("C"),
+    )
+    # Not while the team's cube round has a double to send.
+    open_round = table("BCD", on_roll=TEAM).double(["D"])
+    unchanged(open_round, lambda g: g.resign("single"), NotYourTurn, "cube round is open")

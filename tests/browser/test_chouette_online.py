@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from backgammon.game import Game
 from backgammon.moves import Step
 from backgammon.notation import format_play
-from chouette import selectors, services
+from chouette import online, selectors, services
 from chouette.models import Chouette, Proposal
 from matches.models import Action, Table
 from tests.browser.conftest import SCREENSHOTS
@@ -59,9 +59,10 @@ def move_by_notation(page, chouette):
     page.wait_for_function(f"() => ({STATE})().turn_no > {game['turn_no']}", timeout=10_000)
 
 
-def move_by_taps(page, chouette):
+def move_by_taps(page, chouette, after_first_step=None):
     """Tap a checker, then one of its lit landing points, until the play is whole; then
-    confirm it (the captain's way on a phone)."""
+    confirm it (the captain's way on a phone). ``after_first_step`` runs once the first
+    step is drawn."""
     game = game_of(chouette)
     wait_for_turn(page, game["turn_no"])
     board = page.locator("svg.board")
@@ -72,6 +73,8 @@ def move_by_taps(page, chouette):
         expect(board.locator(".landing").first).to_be_visible()
         board.locator(f'[data-point="{next(iter(landings))}"]').first.click()
         page.wait_for_function(f"() => ({STATE})().pending.length === {taps}", timeout=10_000)
+        if taps == 1 and after_first_step is not None:
+            after_first_step()
         confirm = page.get_by_role("button", name="Confirm the play")
         if confirm.count():
             played = state_of(page)["play"]
@@ -175,10 +178,29 @@ def test_four_players_play_an_online_opening_and_the_big_screen_follows_it_live(
     roll(box, chouette)
     move_by_notation(box, chouette)
     roll(pages["bob"], chouette)
-    played = move_by_taps(pages["bob"], chouette)
-    last = Action.objects.filter(table__chouette__pk=chouette.pk, kind="move").latest("id")
-    assert last.actor == members["bob"]  # the play tapped went to the API whole
-    assert format_play(Step(*step) for step in last.payload["steps"]) == played
+
+    def carol_advises():
+        """A proposal moves the session on while the captain taps: his board is drawn
+        again, live, with his step kept."""
+        seen = state_of(pages["bob"])["version"]
+        game = game_of(chouette)
+        online.chouette_propose(
+            chouette=Chouette.objects.get(pk=chouette.pk),
+            player=members["carol"],
+            turn_no=game["turn_no"],
+            kind="play",
+            play=game["legal_plays"][-1],
+        )
+        pages["bob"].wait_for_function(f"() => ({STATE})().version > {seen}", timeout=10_000)
+        assert len(state_of(pages["bob"])["pending"]) == 1
+        expect(pages["bob"].locator("section.proposals")).to_contain_text("Carol")
+
+    # A checker on the bar may dance (the roll passes the turn by itself); else he taps.
+    if game_of(chouette)["awaiting"] == ["bob"]:
+        played = move_by_taps(pages["bob"], chouette, after_first_step=carol_advises)
+        last = Action.objects.filter(table__chouette__pk=chouette.pk, kind="move").latest("id")
+        assert last.actor == members["bob"]  # the play tapped went to the API whole
+        assert format_play(Step(*step) for step in last.payload["steps"]) == played
     final = Chouette.objects.get(pk=chouette.pk).version
     big.wait_for_function(
         f"() => Number(document.querySelector('[data-live-topic]').dataset.liveVersion) >= {final}",

@@ -136,6 +136,7 @@ def club(make_player):
         "transaction": night.pk,
         "match": match.pk,
         "chouette": _chouette(alice, bob, carol),
+        "online": _online_chouette(alice, bob, carol),
     }
 
 
@@ -161,6 +162,22 @@ def _chouette(*players):
     return chouette.pk
 
 
+def _online_chouette(*players):
+    """An online chouette of three with its first game started (alice the box)."""
+    from chouette import online, services
+
+    chouette = services.chouette_create(
+        players=players,
+        order=players,
+        stake=Decimal("2.00"),
+        recorded_by=players[0].user,
+        mode="online",
+        cube="multiple",
+    )
+    online.chouette_game_start(chouette=chouette, by=players[0])
+    return chouette.pk
+
+
 # (screenshot name, path, who is logged in, what must be on screen)
 PAGES = [
     ("home", "/", None, ["h1", "ul.cards"]),
@@ -181,6 +198,8 @@ PAGES = [
     ("chouettes", "/chouettes/", "alice", ["h1", "form.open-chouette button"]),
     ("chouette-table", "/chouettes/{chouette}/", "alice", ["section.seats", "table.scores"]),
     ("chouette-record", "/chouettes/{chouette}/record/", "alice", ["form.record-game button"]),
+    ("chouette-play-box", "/chouettes/{online}/play/", "alice", ["svg.board", "table.cubes"]),
+    ("chouette-play-crew", "/chouettes/{online}/play/", "carol", ["svg.board", "p.role"]),
     ("tournaments", "/tournaments/", "alice", ["h1"]),
 ]
 # Pages drawn by Django's admin and by Swagger UI: their own layout, checked for fit.

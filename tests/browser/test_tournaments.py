@@ -89,9 +89,17 @@ def test_the_bracket_shows_players_results_and_matches_and_follows_them_live(
 
     # The matches being played are watchable from the page: a link to their board.
     watching = pairing(tournament, "main-1-3")
-    link = page.locator(f'a[href="/play/{watching.match_id}/"]')
+    link = page.locator(f'section.round a[href="/play/{watching.match_id}/"]')
     expect(link).to_have_text("playing online: watch")
     assert page.locator('section.round a[href^="/play/"]').count() == 2  # main-1-3, main-1-4
+    # ... and from the bracket: the boxes of the matches being played link to their boards.
+    drawn_links = page.locator("svg.bracket a.watch").evaluate_all(
+        "links => links.map(a => [a.querySelector('g').dataset.pairing, a.getAttribute('href')])"
+    )
+    assert sorted(drawn_links) == [
+        ["main-1-3", f"/play/{watching.match_id}/"],
+        ["main-1-4", f"/play/{pairing(tournament, 'main-1-4').match_id}/"],
+    ]
     assert_fits(page)
     bracket_box = main.locator(".scroll-x")
     if device == "phone":  # the bracket scrolls inside its own box, the page does not
@@ -124,14 +132,15 @@ def test_the_bracket_shows_players_results_and_matches_and_follows_them_live(
     assert tournament.rounds.count() == 2
     second = Pairing.objects.filter(round__tournament=tournament, round__number=2)
     assert second.count() == 4 and not second.filter(match__isnull=True).exists()
-    for row in second:
-        expect(page.locator(f'a[href="/play/{row.match_id}/"]')).to_have_count(1)
+    for row in second:  # linked from the rounds' list and from the bracket
+        expect(page.locator(f'a[href="/play/{row.match_id}/"]')).to_have_count(2)
+    assert page.locator("svg.bracket a.watch").count() == 4
     assert_fits(page)
     screenshot("tournament-bracket-round-2")
 
-    # A watcher follows the link to the board page.
+    # A watcher taps the semi-final in the bracket and is on its board.
     semi_final = pairing(tournament, "main-2-1")
-    page.locator(f'a[href="/play/{semi_final.match_id}/"]').click()
+    fixture_box(page, "main-2-1").click()
     page.wait_for_url(f"**/play/{semi_final.match_id}/")
     expect(page.locator("svg.board")).to_be_visible()
     heading = page.locator("main").inner_text()

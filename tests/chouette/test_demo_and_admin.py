@@ -16,7 +16,7 @@ def test_load_demo_opens_a_recorded_chouette_with_games_once(settings):
     settings.DEBUG = True
     call_command("load_demo", stdout=io.StringIO())
     call_command("load_demo", stdout=io.StringIO())
-    chouette = Chouette.objects.get()
+    chouette = Chouette.objects.get(mode="recorded")
     assert chouette.mode == "recorded" and chouette.status == "open"
     assert ChouetteGame.objects.count() == 4
     scores = selectors.chouette_scores(chouette=chouette)
@@ -54,3 +54,16 @@ def test_staff_close_chouettes_from_the_admin(admin_client, open_chouette):
     )
     assert "is closed" in again.content.decode()
     assert not Transaction.objects.filter(kind=SourceKind.CHOUETTE).exists()
+
+
+def test_load_demo_opens_an_online_chouette_whose_first_game_is_on(settings, client):
+    settings.DEBUG = True
+    call_command("load_demo", stdout=io.StringIO())
+    call_command("load_demo", stdout=io.StringIO())
+    played = Chouette.objects.get(mode="online")
+    assert selectors.chouette_seating(chouette=played).players == ("frank", "alice", "bob", "carol")
+    game = selectors.chouette_online_game(chouette=played)
+    assert game["number"] == 1 and game["phase"] == "move"
+    client.login(username="alice", password="demo")
+    board = client.get(f"/chouettes/{played.pk}/play/").content.decode()
+    assert "You are the captain" in board and "<svg" in board

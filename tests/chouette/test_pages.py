@@ -11,7 +11,7 @@ from django.test import Client
 from chouette import online, selectors
 from chouette.models import Chouette, ChouetteGame
 from club.models import SourceKind, Transaction
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -285,7 +285,7 @@ def test_each_member_sees_only_their_own_decisions_on_the_box_s_roll(online_tabl
     table.play_until(box_on_roll)
     box = table.page("alice")
     assert "You are the box" in box and "<svg" in box and "Waiting for: you" in box
-    assert buttons(box) == ["double", "roll"]
+    assert buttons(box) == ["double", "resign", "roll"]
     assert "Double every member" in box and box.count('name="to"') == 3
     assert 'data-many="to"' in box
     for crew in ("bob", "carol", "dave"):
@@ -395,9 +395,9 @@ def test_no_cube_no_talk_leaves_only_cube_advice_and_none_turns_it_off(online_ta
 def test_on_the_team_s_cube_round_every_member_doubles_on_their_own_cube(online_table):
     table = online_table()
     table.play_until(lambda g: g["phase"] == "roll" and g["awaiting"] == ["bob"])
-    assert buttons(table.page("carol")) == ["double", "proposals"]
+    assert buttons(table.page("carol")) == ["double", "proposals"]  # the captain resigns
     assert "Double the box on your cube" in table.page("carol")
-    assert buttons(table.page("bob")) == ["double", "roll"]
+    assert buttons(table.page("bob")) == ["double", "resign", "roll"]
     table.act("carol", "double")
     assert "Send the team's doubles to the box" in table.page("bob")
     table.act("bob", "roll")  # sends carol's double: the box answers it
@@ -444,3 +444,115 @@ def test_a_member_s_board_speaks_their_language(online_table):
     table.clients["alice"].cookies["django_language"] = "el"
     page = table.page("alice")
     assert "Είσαι στο κουτί" in page and "Διπλασίασε όλα τα μέλη" in page
+
+
+def test_a_user_who_is_no_player_gets_a_403_page(online_table):
+    table = online_table()
+    client = Client()
+    client.force_login(UserFactory(username="accountant"))
+    response = client.get(f"/chouettes/{table.pk}/play/")
+    assert response.status_code == 403
+    assert "Only the club&#x27;s players play chouettes." in response.content.decode()
+
+
+def test_s4_the_box_offers_to_resign_and_each_member_answers_for_their_own_cube(online_table):
+    table = online_table()
+    table.play_until(box_on_roll)
+    assert 'data-act="resign"' in table.page("alice")
+    assert 'data-act="resign"' not in table.page("carol")  # not on the box's turn
+    assert '<option value="gammon">' in table.page("alice")
+    table.act("alice", "resign", value="gammon")
+    offered = table.game["resignation"]["offered_at"]
+    for name in ("bob", "carol", "dave"):
+        page = table.page(name)
+        assert "The box offers to resign a gammon: you answer for your own cube." in page
+        assert buttons(page) == ["accept_resign", "reject_resign"], name
+        assert page.count(f'data-turn-no="{offered}"') == 2
+    assert buttons(table.page("alice")) == []
+    table.act("bob", "accept_resign", turn_no=offered)
+    assert "you are out of this game" in table.page("bob")
+    assert buttons(table.page("bob")) == []
+    assert buttons(table.page("carol")) == ["accept_resign", "reject_resign"]
+
+
+def test_s4_the_captain_resigns_for_the_team_and_the_box_answers_each_contract(online_table):
+    table = online_table()
+    table.play_until(lambda g: g["phase"] == "move" and g["awaiting"] == ["bob"])
+    bob = table.page("bob")
+    assert 'data-act="resign"' in bob and '<select name="value">' in bob
+    assert "For the team: every contract still in the game; the box answers each." in bob
+    for crew in ("carol", "dave"):  # only the captain offers the team's resignation (H2)
+        assert 'data-act="resign"' not in table.page(crew), crew
+    assert 'data-act="resign"' not in table.page("alice")
+    table.act("bob", "resign", value="single")
+    offered = table.game["resignation"]["offered_at"]
+    for name, next_cube in (("Bob", "bob"), ("Carol", "carol"), ("Dave", "dave")):
+        box = table.page("alice")
+        assert (
+            f"The team offers to resign a single game: you answer each cube in line, now {name}."
+            in box
+        )
+        assert buttons(box) == ["accept_resign", "reject_resign"]
+        assert box.count(f'data-turn-no="{offered}"') == 2
+        for member in ("bob", "carol", "dave"):
+            assert "accept_resign" not in table.page(member), member
+        assert table.game["resignation"]["contracts"][0] == next_cube
+        table.act("alice", "reject_resign" if name == "Carol" else "accept_resign",
+                  turn_no=offered)  # fmt: skip
+    assert "you are out of this game" in table.page("bob")
+    assert "you are out of this game" in table.page("dave")
+    assert 'data-act="resign"' in table.page("carol")  # she moves for the team now (H7)
+
+
+def test_an_online_chouette_opened_from_the_list_leads_to_the_opener_s_board(
+    keeper_client, members
+):
+    response = keeper_client.post(
+        "/chouettes/",
+        {
+            "mode": "online",
+            "players": ["alice", "bob", "carol", "keeper"],
+            "order": "alice bob carol keeper",
+            "stake": "2.00",
+            "cube": "multiple",
+            "box_keeps": "beats_captain",
+            "turn_time": "60",
+            "no_answer": "take",
+            "consulting": "cube",
+        },
+    )
+    chouette = Chouette.objects.get()
+    assert response.status_code == 302 and response.url == f"/chouettes/{chouette.pk}/play/"
+    assert (chouette.mode, chouette.turn_time, chouette.no_answer, chouette.consulting) == (
+        "online",
+        60,
+        "take",
+        "cube",
+    )
+    assert chouette.table is not None and chouette.table.delay == 60
+    board = keeper_client.get(response.url).content.decode()
+    assert 'data-act="start"' in board and "The first game has not started." in board
+
+
+def test_a_recorded_chouette_leaves_the_online_options_aside(keeper_client, members):
+    response = keeper_client.post(
+        "/chouettes/",
+        {
+            "players": ["alice", "bob", "carol"],
+            "stake": "2.00",
+            "cube": "single",
+            "box_keeps": "beats_captain",
+            "turn_time": "60",
+        },
+        follow=True,
+    )
+    assert response.redirect_chain[-1][0].endswith("/record/")  # the clock is left aside
+    assert Chouette.objects.get().turn_time is None
+
+
+def test_the_turn_s_clock_is_on_every_board_when_the_session_has_one(online_table):
+    table = online_table(turn_time=60)
+    for name in ("alice", "carol", "erin"):
+        left = re.search(r'class="clock" data-left="([0-9.]+)" data-running', table.page(name))
+        assert left is not None and 50 <= float(left.group(1)) <= 60, name
+    assert 'class="clock"' not in online_table().page("alice")  # no clock, none shown

@@ -4,8 +4,10 @@ the service, the API and the admin, rebuilt exactly, shown on the pages."""
 
 import math
 import random
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 
 from club import services
 from club.errors import Invalid
@@ -239,3 +241,22 @@ def test_r2_the_players_page_lists_either_rating(client, make_player):
     tavli = client.get("/players/?rating_kind=tavli").content.decode()
     assert tavli.index(">Bob<") < tavli.index(">Alice<")
     assert "Tavli ratings:" in tavli
+
+
+def test_r2_the_demo_club_has_results_in_both_ratings(settings):
+    settings.DEBUG = True
+    call_command("load_demo", stdout=StringIO())
+    kinds = set(MatchResult.objects.filter(rated=True).values_list("rating_kind", flat=True))
+    assert kinds == {"backgammon", "tavli"}
+    alice = Player.objects.get(user__username="alice")
+    assert alice.tavli_rating != 1500.0 and alice.tavli_experience == 10
+
+
+def test_r2_the_results_page_says_which_rating_each_result_moved(client, make_player):
+    alice, bob = make_player("alice"), make_player("bob")
+    services.match_result_record(winner=alice, loser=bob, length=5)
+    services.match_result_record(winner=bob, loser=alice, length=3, rating_kind="tavli")
+    services.match_result_record(winner=bob, loser=alice, length=3, rated=False)
+    html = client.get("/results/").content.decode()
+    assert html.count("yes · backgammon") == 1 and html.count("yes · tavli") == 1
+    assert html.count(">no<") == 1

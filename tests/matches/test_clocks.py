@@ -196,3 +196,42 @@ def test_the_tasks_call_the_services(alice, bob, clock):
     clock.advance(3)
     assert tasks.sweep.apply().get() == 1
     assert tasks.table_timeout.apply(args=[table.pk, table.turn_no]).get() is False
+
+
+def test_the_sweep_leaves_a_deadline_just_passed_to_its_task(alice, bob, clock):
+    match = start(alice, bob, length=3, clock={"delay": 1, "reserve": 1})
+    table = Table.objects.get(pk=match.table_id)
+    clock.advance(2 + services.SWEEP_GRACE / 2)
+    assert services.tables_sweep() == 0
+    clock.advance(services.SWEEP_GRACE)
+    assert services.tables_sweep() == 1
+    assert services.table_timeout(table_id=table.pk, turn_no=table.turn_no) is False
+
+
+def test_one_task_a_period_of_the_clock_applies_after_the_roll(
+    alice, bob, clock, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Rolling then moving is one period: the deadline stands, no new task is sent, and
+    the task sent at the period's start still applies after the roll."""
+    sent = []
+    monkeypatch.setattr(services, "_schedule", lambda *task: sent.append(task))
+    match = start(alice, bob, length=3, clock={"delay": 5, "reserve": 10})
+    table = Table.objects.get(pk=match.table_id)
+    game = game_of(match)
+    mover = on_turn(match, alice, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = act(match, mover, "move", play=game["legal_plays"][0])
+    table.refresh_from_db()
+    period_start, deadline = table.deadline_turn, table.deadline
+    assert sent == [(table.pk, period_start, deadline)]
+    other = on_turn(match, alice, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = act(match, other, "roll")
+    assert len(sent) == 1  # the deadline stands: no second task
+    table.refresh_from_db()
+    assert (table.deadline_turn, table.deadline) == (period_start, deadline)
+    assert table.turn_no == period_start + 1
+    clock.advance(16)
+    assert services.table_timeout(table_id=table.pk, turn_no=period_start) is True
+    match.refresh_from_db()
+    assert match.ended_by == "timeout" and match.winner == mover

@@ -80,6 +80,20 @@ def test_the_board_page_of_a_tavli_match(logged_in, alice, bob):
     assert 'name="play"' in page
 
 
+def test_tv1_a_tavli_board_offers_no_double(logged_in, alice, bob):
+    match = start(alice, bob, options={"variant": "plakoto"}, rated=False)
+    player = on_turn(match, alice, bob)
+    page = logged_in(player).get(f"/play/{match.pk}/").content.decode()
+    assert 'data-act="roll"' in page and 'data-act="double"' not in page
+    backgammon = start(alice, bob)  # the opening roll is played: then the other is on roll
+    mover = on_turn(backgammon, alice, bob)
+    plays = selectors.match_detail(backgammon)["game"]["legal_plays"]
+    backgammon = act(backgammon, mover, "move", play=plays[0])
+    roller = on_turn(backgammon, alice, bob)
+    page = logged_in(roller).get(f"/play/{backgammon.pk}/").content.decode()
+    assert 'data-act="roll"' in page and 'data-act="double"' in page
+
+
 def test_ad4_the_page_asks_for_the_double_after_a_1_2(logged_in, alice, bob):
     match = start(alice, bob, options={"variant": "acey-deucey"}, rated=False)
     for _turn in range(200):

@@ -77,7 +77,6 @@ def test_declining_closes_the_invitation(alice, bob):
         {"length": 3, "clock": "fast"},
         {"length": 3, "clock": {"delay": 5}},
         {"length": 3, "options": {"jacoby": True}},
-        {"length": 3, "options": {"variant": "plakoto"}},
         {"length": 3, "on_timeout": "autoplay"},
     ],
 )

@@ -9,6 +9,8 @@ from decimal import Decimal
 import pytest
 
 from club.models import Account, Leg, MatchResult, SourceKind, Transaction
+from matches import services as matches_services
+from matches.models import Match
 from tests.tournaments.admin_forms import submit
 from tests.tournaments.test_admin import (
     ADD,
@@ -22,7 +24,7 @@ from tests.tournaments.test_admin import (
     run_every_round,
     step,
 )
-from tournaments import selectors
+from tournaments import selectors, tasks
 from tournaments.models import Entry, Pairing, Round, Tournament
 
 TABLE = (
@@ -162,6 +164,8 @@ def test_the_last_chance_is_for_those_who_bought_back_then_payouts(director, kno
     assert played.winner_id is None
     assert walkover.winner_id == p6.pk and walkover.source == Pairing.Source.WALKOVER
     assert walkover.result is None  # a walkover is no match: no result, no rating
+    page = director.get(knocked_out.get_absolute_url()).content.decode()
+    assert "P6 (walkover)" in page
 
     run_every_round(director, knocked_out, better_seed(knocked_out))
     # The last chance's final: p5 (bought back) v p6 (did not): p5 by walkover.
@@ -180,3 +184,30 @@ def test_the_last_chance_is_for_those_who_bought_back_then_payouts(director, kno
     assert prizes == {"p1": Decimal("54.00"), "p2": Decimal("27.00"), "p5": Decimal("9.00")}
     # Main 4 + 2 + 1 and the one last-chance match played are results; walkovers are not.
     assert MatchResult.objects.count() == 8
+
+
+def test_online_a_walkover_gets_no_match_and_the_played_pairing_does(director, make_player):
+    tournament = create(
+        director,
+        online="on",
+        buy_back_fee="2.00",
+        last_chance_after_round="1",
+        match_lengths="1",
+    )
+    enter(director, tournament, players(make_player, 8))
+    step(director, tournament, "start")
+    for pairing in Pairing.objects.filter(round__number=1).select_related("match", "second"):
+        matches_services.match_abandon(match=pairing.match, player=pairing.second.player)
+    tasks.collect()
+    assert not Round.objects.filter(tournament=tournament, number=2).exists()
+    buy_back(director, entry_of(tournament, "p5"), entry_of(tournament, "p8"))
+    step(director, tournament, "next_round")
+    chances = {
+        pairing.key: pairing
+        for pairing in Pairing.objects.filter(round__number=2, bracket="last_chance")
+    }
+    assert chances["last_chance-1-1"].match.status == Match.Status.PLAYING  # p5 v p8
+    assert chances["last_chance-1-2"].match is None  # p6 v p7: a walkover
+    assert chances["last_chance-1-2"].winner == entry_of(tournament, "p6")
+    main = Pairing.objects.filter(round__number=2, bracket="main")
+    assert all(pairing.match.status == Match.Status.PLAYING for pairing in main)

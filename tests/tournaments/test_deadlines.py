@@ -5,7 +5,7 @@ the leader wins) through the matches' forfeit and the director's result path."""
 
 import time
 from collections import Counter
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.conf import settings
@@ -14,6 +14,7 @@ from django.utils import timezone
 from club.models import MatchResult
 from matches.demo import play_on
 from matches.models import Action, Match
+from tests import threads
 from tests.integration.worker import worker_process
 from tests.matches.conftest import Clock
 from tests.tournaments.admin_forms import submit
@@ -77,6 +78,15 @@ def test_a_round_gets_its_deadline_and_its_task_when_it_starts(
     played = first_round(tournament)
     assert played.deadline == clock.now + timedelta(hours=48)
     assert sent == [("tournaments.round_deadline", [played.pk], played.deadline)]
+
+
+def test_the_public_page_shows_a_rounds_deadline(client, staff, make_player):
+    tournament = knockout(staff, make_player, round_deadline_hours=48)
+    played = first_round(tournament)
+    played.deadline = timezone.make_aware(datetime(2030, 5, 17, 20, 30))
+    played.save(update_fields=["deadline"])
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    assert "Deadline: May 17, 2030, 8:30 p.m." in page
 
 
 def test_without_hours_per_round_a_round_has_no_deadline(staff, make_player, sent):
@@ -183,6 +193,21 @@ def test_forfeit_over_the_board_the_better_seed_advances_on_time(staff, make_pla
     assert final.deadline == clock.now + timedelta(hours=5)
 
 
+def test_forfeit_in_a_mixed_round_decides_each_pairing_its_own_way(staff, make_player, clock):
+    tournament = knockout(staff, make_player, online=True, round_deadline_hours=1,
+                          deadline_rule="forfeit")  # fmt: skip
+    board, online = pairings_of(first_round(tournament))
+    services.pairing_play_on_board(pairing=board)  # e1 v e4 moves to a real board
+    clock.advance(3600)
+    assert tasks.deadlines() == 1
+    board.refresh_from_db()
+    online.refresh_from_db()
+    assert board.match is None and board.source == Pairing.Source.OVER_THE_BOARD
+    assert board.winner.player.username == "e1" and board.result.ended_by == "timeout"
+    assert online.source == Pairing.Source.ONLINE
+    assert online.winner.player.username == "e2" and online.result.ended_by == "abandoned"
+
+
 def test_the_sweep_applies_a_deadline_whose_task_was_lost(staff, make_player, clock, sent):
     tournament = knockout(staff, make_player, round_deadline_hours=1, deadline_rule="forfeit")
     assert sent == []  # the commit never came: no task was sent
@@ -235,6 +260,8 @@ def test_the_director_moves_a_deadline_and_sees_the_overdue_rounds(
     page = client.get(admin_round(played)).content.decode()
     for pairing in pairings_of(played):
         assert str(pairing) in page
+    tournament_page = client.get(f"/admin/tournaments/tournament/{tournament.pk}/change/")
+    assert "Results of round 1 (2 overdue)" in tournament_page.content.decode()
     # The list rule: the sweep marks the deadline applied and decides nothing.
     clock.now = timezone.now()
     assert tasks.deadlines() == 1
@@ -266,6 +293,19 @@ def test_a_complete_rounds_deadline_cannot_be_moved(client, staff, make_player):
     )
     assert "is complete: it needs no deadline." in " ".join(messages_of(response))
     assert Round.objects.get(pk=played.pk).deadline is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_five_tasks_at_once_apply_a_deadline_once(staff, make_player, clock):
+    tournament = knockout(staff, make_player, count=4, online=True, round_deadline_hours=1,
+                          deadline_rule="forfeit")  # fmt: skip
+    played = first_round(tournament)
+    clock.advance(3600)
+    outcomes = threads.at_once(lambda: tasks.round_deadline(played.pk), 5)
+    assert sorted(outcomes, key=str) == [False] * 4 + [True], outcomes
+    assert MatchResult.objects.count() == 2
+    assert Match.objects.filter(ended_by="abandoned").count() == 2
+    assert Round.objects.filter(tournament=tournament, number=2).count() == 1
 
 
 @pytest.mark.integration

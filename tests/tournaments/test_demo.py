@@ -1,6 +1,7 @@
 """The demo club holds one finished and one running tournament, loaded once."""
 
 import io
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -23,7 +24,12 @@ def test_the_demo_has_a_finished_and_a_running_tournament(settings, client):
     assert selectors.tournament_pool_balance(tournament=finished) == Decimal("0.00")
     assert selectors.tournament_pool_balance(tournament=running) == Decimal("30.00")
     assert running.rounds.count() == 2
-    assert running.rounds.get(number=2).pairings.filter(winner__isnull=True).count() == 3
+    second = running.rounds.get(number=2)
+    assert second.pairings.filter(winner__isnull=True).count() == 3
+    online = second.pairings.get(match__isnull=False)  # a mixed round
+    assert online.position == 1 and online.match.status == "playing"
+    assert online.match.length == second.length
+    assert second.deadline == second.started_at + timedelta(hours=72)
     call_command("ledger_check", stdout=io.StringIO())
     for shown in (finished, running):
         assert client.get(f"/tournaments/{shown.pk}/").status_code == 200

@@ -5,6 +5,7 @@ from typing import Any
 
 import django.core.validators
 import django.db.models.deletion
+import django.utils.timezone
 from django.db import migrations, models
 from django.db.models import OuterRef, Subquery
 
@@ -142,6 +143,13 @@ class Migration(migrations.Migration):
                 default="",
                 max_length=20,
                 verbose_name="result from",
+            ),
+        ),
+        migrations.AlterField(
+            model_name="round",
+            name="started_at",
+            field=models.DateTimeField(
+                default=django.utils.timezone.now, editable=False, verbose_name="started"
             ),
         ),
         migrations.RunPython(clock_of_started_rounds, migrations.RunPython.noop),

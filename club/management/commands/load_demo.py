@@ -13,21 +13,25 @@ from django.utils import timezone
 from django.utils.module_loading import module_has_submodule
 
 from club import selectors, services
-from club.models import Account, MatchResult, SourceKind, Transaction
+from club.models import Account, MatchResult, RatingKind, SourceKind, Transaction
 from club.parties import CLUB
 from club.progress import progress
 from club.services import LegSpec
 
 # A few results of matches played on a real board: (winner, loser, length, days ago).
+# (winner, loser, length, days ago, the rating it moves)
 DEMO_RESULTS = [
-    ("alice", "bob", 5, 20),
-    ("carol", "alice", 7, 18),
-    ("alice", "dave", 3, 15),
-    ("erin", "frank", 5, 12),
-    ("bob", "carol", 9, 9),
-    ("alice", "erin", 5, 6),
-    ("frank", "dave", 1, 4),
-    ("alice", "carol", 11, 2),
+    ("alice", "bob", 5, 20, RatingKind.BACKGAMMON),
+    ("carol", "alice", 7, 18, RatingKind.BACKGAMMON),
+    ("bob", "alice", 5, 16, RatingKind.TAVLI),
+    ("alice", "dave", 3, 15, RatingKind.BACKGAMMON),
+    ("erin", "frank", 5, 12, RatingKind.BACKGAMMON),
+    ("dave", "bob", 3, 10, RatingKind.TAVLI),
+    ("bob", "carol", 9, 9, RatingKind.BACKGAMMON),
+    ("alice", "erin", 5, 6, RatingKind.BACKGAMMON),
+    ("alice", "dave", 5, 5, RatingKind.TAVLI),
+    ("frank", "dave", 1, 4, RatingKind.BACKGAMMON),
+    ("alice", "carol", 11, 2, RatingKind.BACKGAMMON),
 ]
 
 DEMO_PLAYERS = [
@@ -80,11 +84,12 @@ class Command(BaseCommand):
         player = {name: selectors.player_get(username=name) for name, _ in DEMO_PLAYERS}
         admin = get_user_model().objects.get(username="admin")
         now = timezone.now()
-        for winner, loser, length, days_ago in DEMO_RESULTS:
+        for winner, loser, length, days_ago, kind in DEMO_RESULTS:
             services.match_result_record(
                 winner=player[winner],
                 loser=player[loser],
                 length=length,
+                rating_kind=kind,
                 played_at=now - timedelta(days=days_ago),
                 recorded_by=admin,
             )

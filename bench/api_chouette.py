@@ -805,7 +805,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, help="length of the chouettes' peak")
     parser.add_argument("--no-matches", action="store_true", help="leave out the matches' peak")
     parser.add_argument(
-        "--pool", type=int, default=16, help="DATABASE_POOL for the service (docker-compose's 16)"
+        "--pool",
+        type=int,
+        default=play.POOL,
+        help=f"DATABASE_POOL for the service (default {play.POOL}, docker-compose.yml's; 0: none)",
     )
     args = parser.parse_args()
     plan = QUICK if args.quick else FULL

@@ -219,3 +219,95 @@ def test_four_players_play_an_online_opening_and_the_big_screen_follows_it_live(
     big.screenshot(
         path=str(SCREENSHOTS / f"chouette-online-big-screen-{device}.png"), full_page=True
     )
+
+
+def play_through_services(chouette, members, until):
+    """Roll and play the first legal play for whoever is on turn until ``until(game)``."""
+    for _step in range(200):
+        game = game_of(chouette)
+        if until(game):
+            return game
+        act = "roll" if game["phase"] == "roll" else "move"
+        play = {"play": game["legal_plays"][0] if game["legal_plays"] else ""}
+        online.chouette_act(
+            chouette=Chouette.objects.get(pk=chouette.pk),
+            player=members[game["awaiting"][0]],
+            act=act,
+            turn_no=game["turn_no"],
+            **({} if act == "roll" else play),
+        )
+    raise AssertionError("the game did not get there")
+
+
+def test_resignations_are_offered_and_answered_from_the_members_boards(
+    contexts, make_player, device
+):
+    """The resign form posts the matches' words (``value``): the box offers a gammon to
+    every member, who answer on their own boards; the captain offers a single for the
+    team (the crew sees no form) and the box answers each contract in line."""
+    members = {name: make_player(name, display_name=name.title()) for name in NAMES}
+    chouette = services.chouette_create(
+        players=list(members.values()),
+        order=list(members.values()),
+        stake=Decimal("1.00"),
+        recorded_by=members["alice"].user,
+        mode="online",
+        cube="multiple",
+    )
+    online.chouette_game_start(chouette=chouette, by=members["alice"])
+    play_through_services(
+        chouette, members, lambda g: g["phase"] == "roll" and g["awaiting"] == ["alice"]
+    )
+    pages = {}
+    for name in ("alice", "bob", "carol"):
+        pages[name] = contexts(**DEVICES[device])
+        log_in(pages[name], name)
+        pages[name].goto(f"/chouettes/{chouette.pk}/play/")
+
+    box = pages["alice"]
+    box.locator("form.resign select[name=value]").select_option("gammon")
+    box.get_by_role("button", name="Offer to resign").click()
+    for name in ("bob", "carol"):
+        expect(pages[name].locator("p.resigning")).to_have_text(
+            "The box offers to resign a gammon: you answer for your own cube.", timeout=10_000
+        )
+    offer = game_of(chouette)["resignation"]
+    assert (offer["value"], offer["offered_by"]) == ("gammon", "box")
+    for name in ("bob", "carol"):
+        pages[name].get_by_role("button", name="Play on").click()
+        expect(pages[name].locator("p.resigning")).to_have_count(0, timeout=10_000)
+    online.chouette_act(
+        chouette=Chouette.objects.get(pk=chouette.pk),
+        player=members["dave"],
+        act="reject_resign",
+        turn_no=offer["offered_at"],
+    )
+    rejected = Action.objects.filter(table__chouette__pk=chouette.pk, kind="reject_resign")
+    assert sorted(a.actor.user.username for a in rejected) == ["bob", "carol", "dave"]
+
+    game = play_through_services(
+        chouette, members, lambda g: g["phase"] == "roll" and g["awaiting"] == ["bob"]
+    )
+    captain = pages["bob"]
+    wait_for_turn(captain, game["turn_no"])
+    expect(captain.locator("form.resign .hint")).to_have_text(
+        "For the team: every contract still in the game; the box answers each."
+    )
+    wait_for_turn(pages["carol"], game["turn_no"])
+    assert pages["carol"].locator("form.resign").count() == 0  # the crew does not offer
+    captain.get_by_role("button", name="Offer to resign").click()  # a single game
+    for name, answer in (("Bob", "Accept the resignation"), ("Carol", "Play on"),
+                         ("Dave", "Accept the resignation")):  # fmt: skip
+        expect(box.locator("p.resigning")).to_have_text(
+            f"The team offers to resign a single game: you answer each cube in line, now {name}.",
+            timeout=10_000,
+        )
+        box.get_by_role("button", name=answer).click()
+    expect(box.locator("p.resigning")).to_have_count(0, timeout=10_000)
+    expect(pages["carol"].locator("p.role")).to_contain_text("You are the captain", timeout=10_000)
+    state = Game.from_dict(Table.objects.get(chouette__pk=chouette.pk).state)
+    assert [(r.holder, r.value.value) for r in state.team.resigned] == [
+        ("bob", "single"),
+        ("dave", "single"),
+    ]
+    assert state.in_play("carol") and not state.in_play("bob") and not state.in_play("dave")

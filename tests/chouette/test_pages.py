@@ -7,6 +7,7 @@ from decimal import Decimal
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from chouette import online, selectors
 from chouette.models import Chouette, ChouetteGame
@@ -502,6 +503,20 @@ def test_s4_the_captain_resigns_for_the_team_and_the_box_answers_each_contract(o
     assert "you are out of this game" in table.page("bob")
     assert "you are out of this game" in table.page("dave")
     assert 'data-act="resign"' in table.page("carol")  # she moves for the team now (H7)
+
+
+def test_s4_the_captain_s_resign_hint_speaks_each_language(online_table):
+    table = online_table()
+    table.play_until(lambda g: g["phase"] == "move" and g["awaiting"] == ["bob"])
+    english = "For the team: every contract still in the game; the box answers each."
+    for language in ("bg", "el", "ro"):
+        with translation.override(language):
+            hint = translation.gettext(english)
+        assert hint != english, language
+        table.clients["bob"] = Client()
+        table.clients["bob"].force_login(table.members["bob"].user)
+        table.clients["bob"].cookies["django_language"] = language
+        assert hint in table.page("bob"), language
 
 
 def test_an_online_chouette_opened_from_the_list_leads_to_the_opener_s_board(

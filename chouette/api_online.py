@@ -80,7 +80,9 @@ class ProposalOutput(serializers.Serializer[Proposal]):
 
 
 def _chouette(pk: int) -> Chouette:
-    return selectors.chouette_get(pk=pk)
+    """The session of the path, unread: the service reads and locks it (or answers
+    ``NotFound``), so an action reads it once."""
+    return Chouette(pk=pk)
 
 
 def _player(user: User) -> Player:
@@ -91,7 +93,9 @@ def _player(user: User) -> Player:
 
 
 def _answer(chouette: Chouette) -> Response:
-    return Response(ChouetteOutput(chouette_card(selectors.chouette_get(pk=chouette.pk))).data)
+    """The session as the service left it (its table and standing on it): no read after
+    the commit."""
+    return Response(ChouetteOutput(chouette_card(chouette)).data)
 
 
 class ChouetteActionView(APIView):
@@ -220,7 +224,7 @@ class ProposalListView(APIView):
     @extend_schema(responses={200: ProposalOutput(many=True)})
     def get(self, request: Request, pk: int) -> Response:
         proposals = selectors.chouette_proposals(
-            chouette=_chouette(pk), player=_player(member(request.user))
+            chouette=selectors.chouette_get(pk=pk), player=_player(member(request.user))
         )
         return Response([ProposalOutput(proposal).data for proposal in proposals])
 

@@ -14,11 +14,18 @@ tables keep what it needs between requests, and what happened:
   the sums of the points rows.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from club import money
 from club.models import AppendOnlyModel, Player, Recorded, Transaction
+
+if TYPE_CHECKING:
+    from chouette.selectors import Standing
 
 
 class Chouette(Recorded):
@@ -72,6 +79,9 @@ class Chouette(Recorded):
         blank=True,
         help_text=_("The number of players from which the box takes a partner (empty: never)."),
     )
+    # Not a field: an online action leaves on the row it returns the standing its answer
+    # reads (chouette.selectors.Standing), kept up to date from what it wrote.
+    standing: Standing | None = None
     # Online mode: the engine's table the games are played on, and the session's options
     # for play on the server (docs/chouette.md, "Online chouettes").
     table = models.OneToOneField(

@@ -52,17 +52,23 @@ class _Turn:
     chouette: Chouette
     table: Table
     now: datetime
-    names: dict[int, str]
+    standing: selectors.Standing
     game: Game | None = None
     rows: list[Action] = field(default_factory=list)
     seen_version: int = 0
+    deadline_was: tuple[datetime | None, int] = (None, 0)  # the deadline and its turn
     dice_used: int | None = None
     keep_deadline: bool = False
 
     def __post_init__(self) -> None:
         self.seen_version = self.table.version
+        self.deadline_was = (self.table.deadline, self.table.deadline_turn)
         if self.table.state is not None:
             self.game = Game.from_dict(self.table.state)
+
+    @property
+    def names(self) -> dict[int, str]:
+        return self.standing.names
 
     @property
     def box(self) -> str:
@@ -76,21 +82,34 @@ class _Turn:
 
 def _load(chouette: Chouette) -> _Turn:
     """The session's table and the session, locked (the table first, as every writer of
-    a table does), the session open and online."""
-    table_id = Chouette.objects.filter(pk=chouette.pk).values_list("table_id", flat=True).first()
-    if table_id is None:
+    a table does), the session open and online. Only ``chouette.pk`` is read: the views
+    pass the id unread, so an action reads the session once."""
+    try:
+        table = Table.objects.select_for_update(of=("self",)).get(chouette__pk=chouette.pk)
+    except Table.DoesNotExist:
         if not Chouette.objects.filter(pk=chouette.pk).exists():
-            raise NotFound(_("There is no chouette #%(id)s.") % {"id": chouette.pk})
-        raise Conflict(_("This chouette is recorded: its games are played on a real board."))
-    table = Table.objects.select_for_update().get(pk=table_id)
-    locked = Chouette.objects.select_for_update().get(pk=chouette.pk)
-    if locked.status != Chouette.Status.OPEN:
+            raise NotFound(_("There is no chouette #%(id)s.") % {"id": chouette.pk}) from None
+        raise Conflict(
+            _("This chouette is recorded: its games are played on a real board.")
+        ) from None
+    turn = _turn_at(table, engine.clock_now())
+    if turn.chouette.status != Chouette.Status.OPEN:
         raise Conflict(_("This chouette is closed."))
+    return turn
+
+
+def _turn_at(table: Table, now: datetime) -> _Turn:
+    """The (locked) table's session, locked, read as its card reads it (the scorekeeper,
+    the games played) with its players and their points: what the answer shows, so
+    nothing is read after the action. The table is set on it as this request leaves it."""
+    locking = Chouette.objects.select_for_update(of=("self",))
+    locked = selectors.chouette_card_rows(locking, table=False).get(table=table)
+    locked.table = table
     return _Turn(
         chouette=locked,
         table=table,
-        now=engine.clock_now(),
-        names=selectors.chouette_names(chouette=locked),
+        now=now,
+        standing=selectors.chouette_standing(chouette=locked),
     )
 
 
@@ -390,11 +409,8 @@ def _timeout(table_id: int, turn_no: int) -> bool:
     table = engine.table_due(table_id=table_id, turn_no=turn_no, owner="chouette")
     if table is None:
         return False
-    now = engine.clock_now()
-    locked = Chouette.objects.select_for_update().get(table=table)
-    turn = _Turn(
-        chouette=locked, table=table, now=now, names=selectors.chouette_names(chouette=locked)
-    )
+    turn = _turn_at(table, engine.clock_now())
+    locked = turn.chouette
     game = turn.playing()
     awaiting = game.awaiting
     if game.phase is Phase.RESIGN_OFFERED:
@@ -464,32 +480,38 @@ def _clock(turn: _Turn) -> None:
         return
     table.clock_started = turn.now
     table.deadline = clocks.deadline(delay=table.delay, reserve=0.0, started=turn.now)
+    table.deadline_turn = table.turn_no
 
 
 def _save(turn: _Turn) -> None:
-    """A game that ended is scored and written as a recorded one is; then the table
-    with ``WHERE version = <read>``, the log rows and the session's version (the live
-    channel's ``chouette:<id>``); the timeout task after commit."""
+    """A game that ended is scored and written as a recorded one is; the session's
+    version (the live channel's ``chouette:<id>``) moves on in the same conditional
+    UPDATE as its dice and seats; then the table with ``WHERE version = <read>`` and the
+    log rows; the timeout task after commit, for a new deadline only. The standing on
+    the returned session is brought up to date from what was written."""
     table, game, locked = turn.table, turn.game, turn.chouette
     assert game is not None
     _clock(turn)
-    if turn.dice_used is not None:
-        _advance(locked, dice_used=turn.dice_used)
-    else:
-        _advance(locked)
+    dice = {} if turn.dice_used is None else {"dice_used": turn.dice_used}
     if game.over:  # it ended in this request: a game over is never acted on
         seating = selectors.chouette_seating(chouette=locked, names=turn.names)
         record = record_game(seating, game)
         scored = score_game(seating, record)
         ids = {name: pk for pk, name in turn.names.items()}
         actor = turn.rows[-1].actor
+        points = {ids[name]: value for name, value in scored.points.items()}
         _write_game(
             locked,
             record=record.to_dict(),
-            points={ids[name]: points for name, points in scored.points.items()},
+            points=points,
             seats_after=[ids[name] for name in scored.next_seating.players],
             recorded_by=actor.user if actor is not None else None,
+            also=dice,
         )
+        turn.standing = turn.standing.game_written(points)
+    else:
+        _advance(locked, **dice)
+    locked.standing = turn.standing
     table.state = game.to_dict()
     table.phase = game.phase.value
     table.version = turn.seen_version + 1
@@ -497,20 +519,22 @@ def _save(turn: _Turn) -> None:
         name: getattr(table, name)
         for name in (
             "status", "version", "turn_no", "turn_base", "game_number", "log_seq", "phase",
-            "state", "clock_started", "deadline",
+            "state", "clock_started", "deadline", "deadline_turn",
         )
     }  # fmt: skip
     values["updated_at"] = turn.now
     if not Table.objects.filter(pk=table.pk, version=turn.seen_version).update(**values):
         raise StaleTurn()
     Action.objects.bulk_create(turn.rows)
-    if table.deadline is not None:
-        table_id, turn_no, eta = table.pk, table.turn_no, table.deadline
+    if table.deadline is not None and (table.deadline, table.deadline_turn) != turn.deadline_was:
+        table_id, turn_no, eta = table.pk, table.deadline_turn, table.deadline
         db_transaction.on_commit(lambda: _schedule(table_id, turn_no, eta), robust=True)
 
 
 def _schedule(table_id: int, turn_no: int, eta: datetime) -> None:
-    """Send the timeout task for the deadline (lost, the sweep catches it)."""
+    """Send the timeout task for a new deadline, for the turn it was set at: good while
+    that deadline stands, whatever turns the answers under it make (``deadline_turn``,
+    ``engine.table_due``); lost, the sweep catches it."""
     current_app.send_task(
         TIMEOUT_TASK, args=[table_id, turn_no], eta=eta, queue=settings.MATCHES_TIMEOUT_QUEUE
     )

@@ -5,7 +5,7 @@ keep player ids, the arithmetic names players by username."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
@@ -32,9 +32,8 @@ def chouette_get(*, pk: int) -> Chouette:
         raise NotFound(_("There is no chouette #%(id)s.") % {"id": pk}) from None
 
 
-def chouette_list() -> QuerySet[Chouette]:
-    """Chouettes, newest first, each with ``games_played`` (the games in effect) and
-    its players at hand."""
+def _games_played() -> Coalesce:
+    """The games in effect of the chouette of the outer query (API.md's ``games``)."""
     games = (
         ChouetteGame.objects.filter(
             chouette=OuterRef("pk"), undoes__isnull=True, undone_by__isnull=True
@@ -43,11 +42,87 @@ def chouette_list() -> QuerySet[Chouette]:
         .annotate(count=Count("pk"))
         .values("count")
     )
+    return Coalesce(Subquery(games), 0)
+
+
+def chouette_list() -> QuerySet[Chouette]:
+    """Chouettes, newest first, each with ``games_played`` (the games in effect) and
+    its players at hand."""
     return (
-        Chouette.objects.annotate(games_played=Coalesce(Subquery(games), 0))
+        Chouette.objects.annotate(games_played=_games_played())
         .prefetch_related("memberships__player__user")
         .order_by("-id")
     )
+
+
+def chouette_card_rows(
+    queryset: QuerySet[Chouette] | None = None, *, table: bool = True
+) -> QuerySet[Chouette]:
+    """Chouettes as ``GET /api/chouettes/{id}/`` reads them in one query: with their
+    scorekeeper, ``games_played`` and (``table``) their table; ``queryset`` a locking
+    one, for a caller that holds the table already."""
+    rows = Chouette.objects.all() if queryset is None else queryset
+    rows = (
+        rows.select_related("recorded_by", "table") if table else rows.select_related("recorded_by")
+    )
+    return rows.annotate(games_played=_games_played())
+
+
+def chouette_card_get(*, pk: int) -> Chouette:
+    """The chouette with that id as its card reads it (``chouette_card_rows``), or
+    ``NotFound``."""
+    try:
+        return chouette_card_rows().get(pk=pk)
+    except Chouette.DoesNotExist:
+        raise NotFound(_("There is no chouette #%(id)s.") % {"id": pk}) from None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What a chouette's card and its table page read besides its row: everyone who ever
+    sat at the table (player id to username, and to display name), each one's points over
+    the session (undone games cancelled by their reversals) and the games in effect. An
+    online action keeps it up to date from what it writes, so its answer reads nothing
+    again."""
+
+    names: dict[int, str]
+    display_names: dict[int, str]
+    totals: dict[int, int]
+    games: int
+
+    def scores(self, seats: Sequence[int]) -> dict[str, int]:
+        """API.md's ``scores``: each seated player's points, in seating order."""
+        return {self.names[pk]: self.totals.get(pk, 0) for pk in seats}
+
+    def game_written(self, points: Mapping[int, int]) -> Standing:
+        """The standing after one more game giving ``points`` (player id to points)."""
+        totals = dict(self.totals)
+        for pk, value in points.items():
+            totals[pk] = totals.get(pk, 0) + value
+        return replace(self, totals=totals, games=self.games + 1)
+
+
+def chouette_standing(*, chouette: Chouette) -> Standing:
+    """The chouette's ``Standing``: its players with their points in one query, the
+    games from ``games_played`` when the row was read with it (``chouette_card_rows``)."""
+    points = (
+        GamePoints.objects.filter(game__chouette=chouette, player=OuterRef("pk"))
+        .values("player")
+        .annotate(total=Sum("points"))
+        .values("total")
+    )
+    rows = (
+        Player.objects.filter(chouette_memberships__chouette=chouette)
+        .annotate(total=Coalesce(Subquery(points), 0))
+        .values_list("pk", "user__username", "display_name", "total")
+    )
+    names, display_names, totals = {}, {}, {}
+    for pk, username, display_name, total in rows:
+        names[pk], display_names[pk], totals[pk] = username, display_name, total
+    games = getattr(chouette, "games_played", None)
+    if games is None:
+        games = chouette_games_played(chouette=chouette)
+    return Standing(names=names, display_names=display_names, totals=totals, games=games)
 
 
 def chouette_options(*, chouette: Chouette) -> ChouetteOptions:

@@ -305,10 +305,13 @@ def _write_game(
     seats_after: list[int],
     recorded_by: User | None,
     undoes: ChouetteGame | None = None,
+    also: Mapping[str, Any] | None = None,
 ) -> ChouetteGame:
+    """The game row and its points; the seats and ``also`` (other fields of the session)
+    moved on in the version's one UPDATE."""
     seats_before = locked.seats
     number = selectors.chouette_rows(chouette=locked) + 1
-    _advance(locked, seats=seats_after)
+    _advance(locked, seats=seats_after, **(also or {}))
     row = ChouetteGame.objects.create(
         chouette=locked,
         number=number,

@@ -43,8 +43,10 @@ CUBE_CHOICES = [(value, str(value)) for value in (1, 2, 4, 8, 16, 32, 64)]
 
 
 def _chouette_or_404(pk: int) -> Chouette:
+    """The chouette as its card reads it (its table, scorekeeper and games played in one
+    query), or a 404."""
     try:
-        return selectors.chouette_get(pk=pk)
+        return selectors.chouette_card_get(pk=pk)
     except NotFound as error:
         raise Http404(str(error.message)) from None
 
@@ -215,20 +217,20 @@ def _plays_online(chouette: Chouette, player: Player | None) -> bool:
 
 def _table_context(chouette: Chouette) -> dict[str, Any]:
     """What the table page and the scorekeeper's form show: the seats, the scores, the
-    games (newest first) with each one's points in seat order."""
-    names = selectors.chouette_names(chouette=chouette)
+    games (newest first) with each one's points in seat order. The players, their points
+    and display names in one query (``selectors.chouette_standing``), the games with
+    their points in two, whatever the seats and the games."""
+    standing = selectors.chouette_standing(chouette=chouette)
+    names = standing.names
     seating = selectors.chouette_seating(chouette=chouette, names=names)
-    scores = selectors.chouette_scores(chouette=chouette, names=names)
-    display = {
-        player.username: player.display_name
-        for player in Player.objects.filter(pk__in=names).select_related("user")
-    }
+    scores = standing.scores(chouette.seats)
+    display = {names[pk]: shown for pk, shown in standing.display_names.items()}
     seated = list(seating.players)
     games = [
         {
             "row": game,
             "points": [
-                next((p.points for p in game.points.all() if p.player.username == n), None)
+                next((p.points for p in game.points.all() if names[p.player_id] == n), None)
                 for n in seated
             ],
         }
@@ -244,7 +246,7 @@ def _table_context(chouette: Chouette) -> dict[str, Any]:
         "line": list(seating.line),
         "seated": [(name, display[name], scores[name]) for name in seated],
         "games": games,
-        "games_played": selectors.chouette_games_played(chouette=chouette),
+        "games_played": standing.games,
         "topic": f"chouette:{chouette.pk}",
         **_online_context(chouette, names=names, display=display),
     }
@@ -474,12 +476,11 @@ def _play_context(
     chouette: Chouette, me: Player, *, steps: str = "", turn_no: str = ""
 ) -> dict[str, Any]:
     """Everything a member's board shows, from their side: the board, the dice, every
-    member's cube, the scores, their own choices and (the team only) the proposals."""
-    names = selectors.chouette_names(chouette=chouette)
-    display = {
-        player.username: player.display_name
-        for player in Player.objects.filter(pk__in=names).select_related("user")
-    }
+    member's cube, the scores, their own choices and (the team only) the proposals. The
+    players, their points and display names in one query (``selectors.chouette_standing``)."""
+    standing = selectors.chouette_standing(chouette=chouette)
+    names = standing.names
+    display = {names[pk]: shown for pk, shown in standing.display_names.items()}
     choices = selectors.chouette_member_choices(chouette=chouette, player=me, names=names)
     game = selectors.chouette_online_game(chouette=chouette, names=names)
     box_username = names[chouette.seats[0]]
@@ -490,9 +491,9 @@ def _play_context(
         "game": game,
         "scores": [
             (display[name], points, name == box_username)
-            for name, points in selectors.chouette_scores(chouette=chouette, names=names).items()
+            for name, points in standing.scores(chouette.seats).items()
         ],
-        "games_played": selectors.chouette_games_played(chouette=chouette),
+        "games_played": standing.games,
         "board": "",
         "proposals": [],
     }

@@ -1,0 +1,212 @@
+"""The work of one online chouette action and of its followers' reads (issue 9, "Speed"):
+the session read once, its players read once, a fixed number of queries from the first
+turn to the last, answers unchanged by answering from what the action wrote, and a
+timeout task only for a new deadline."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from chouette import online
+from chouette.api import ChouetteOutput, chouette_card
+from chouette.models import Chouette
+from matches.models import Table
+from tests.chouette.conftest import NAMES
+from tests.chouette.online_table import OnlineTable
+
+# An action's queries: the token with its user and player; the table locked by the
+# session's id; the session locked (its scorekeeper and games played joined in); its
+# players with their points; the session's UPDATE (version, dice, seats); the table's
+# UPDATE; the log rows. A game's end adds the game row's number, the row and its points.
+QUERIES_PER_ACTION = 7
+QUERIES_AT_A_GAMES_END = QUERIES_PER_ACTION + 3
+# GET /api/chouettes/{id}/: the token; the session with its table, scorekeeper and games
+# played; its players with their points. The same for any number of seats.
+QUERIES_PER_GET = 3
+
+
+def _queries(call):
+    with CaptureQueriesContext(connection) as captured:
+        response = call()
+    # Not the action's work: the savepoints of the test's own transaction, and the test
+    # client's fetching (or making) the acting user's token by user id.
+    sql = [query["sql"] for query in captured.captured_queries]
+    return response, [q for q in sql if "SAVEPOINT" not in q and not _test_token(q)]
+
+
+def _test_token(sql):
+    return sql.startswith('INSERT INTO "authtoken_token"') or (
+        'FROM "authtoken_token" WHERE "authtoken_token"."user_id" =' in sql
+    )
+
+
+def _reads(sql, table):
+    return [q for q in sql if q.startswith("SELECT") and f'FROM "{table}"' in q]
+
+
+def _fresh_card(pk):
+    """The answer as GET builds it from a fresh read, field by field."""
+    return ChouetteOutput(chouette_card(Chouette.objects.get(pk=pk))).data
+
+
+def _step(table):
+    """One action of whoever must act: the mover's roll or first legal play, or each
+    answer owed to a double taken (the table's bodies never double here)."""
+    game = table.game
+    if game is None or game["phase"] == "over":
+        return table.post(table.box, "start")
+    mover = game["awaiting"][0]
+    if game["phase"] == "roll":
+        return table.post(mover, "roll", turn_no=game["turn_no"])
+    plays = game["legal_plays"]
+    return table.post(mover, "move", turn_no=game["turn_no"], play=plays[0] if plays else "")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("players", [4, 6])
+def test_an_action_reads_the_session_once_and_its_queries_stay_flat(api, members, players):
+    order = ["alice", "bob", "carol", "dave", "erin", "frank"][:players]
+    table = OnlineTable(api, members, order, cube="multiple", turn_time=60)
+    counts, games_ended = [], 0
+    for _action in range(400):
+        response, sql = _queries(lambda: _step(table))
+        assert response.status_code == 200, response.json()
+        table.body = response.json()
+        assert len(_reads(sql, "chouette_chouette")) == 1, sql
+        assert len(_reads(sql, "club_player")) == 1, sql  # the names and points, once
+        assert not _reads(sql, "chouette_membership"), sql
+        assert len(_reads(sql, "matches_table")) == 1, sql
+        updates = [q for q in sql if q.startswith('UPDATE "chouette_chouette"')]
+        assert len(updates) == 1, sql  # the version moves on with the dice and the seats
+        ended = table.game["phase"] == "over"
+        games_ended += ended
+        counts.append((ended, len(sql)))
+        if games_ended == 2:
+            break
+    assert games_ended == 2 and len(counts) > 60
+    assert {n for ended, n in counts if not ended} == {QUERIES_PER_ACTION}, counts
+    assert {n for ended, n in counts if ended} == {QUERIES_AT_A_GAMES_END}, counts
+
+
+@pytest.mark.django_db
+def test_each_answer_is_what_a_fresh_get_answers_across_a_games_end(api, members):
+    table = OnlineTable(api, members, ["alice", "bob", "carol", "dave"], cube="single")
+    games_seen, scores_seen = set(), set()
+    for _action in range(400):
+        response = _step(table)
+        assert response.status_code == 200, response.json()
+        table.body = response.json()
+        assert table.body == _fresh_card(table.pk)
+        assert table.body == table.get("erin").json()  # a member watching
+        games_seen.add(table.body["games"])
+        scores_seen.add(tuple(sorted(table.body["scores"].items())))
+        if table.body["games"] == 2:
+            break
+    assert games_seen == {0, 1, 2}
+    assert len(scores_seen) > 1  # a game's end moved the scores on
+    assert sum(table.body["scores"].values()) == 0
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("players", [4, 6])
+def test_a_get_reads_the_session_and_its_players_once_whatever_the_seats(api, members, players):
+    order = ["alice", "bob", "carol", "dave", "erin", "frank"][:players]
+    table = OnlineTable(api, members, order, cube="multiple")
+    table.act("bob", "start")
+    response, sql = _queries(lambda: table.get("gina"))
+    assert response.status_code == 200
+    assert response.json()["game"]["turn_no"] == table.game["turn_no"]
+    assert len(sql) == QUERIES_PER_GET, sql
+    assert response.json() == _fresh_card(table.pk)
+
+
+@pytest.mark.django_db
+def test_an_action_at_an_unknown_or_a_recorded_chouette_is_refused_in_json(
+    api, members, open_chouette
+):
+    table = OnlineTable(api, members, ["alice", "bob", "carol", "dave"])
+    recorded = open_chouette("alice", "bob", "carol", "dave")
+    client = table.client("alice")
+    unknown = client.post(f"/api/chouettes/{table.pk + 1000}/start/", {}, format="json")
+    assert unknown.status_code == 404 and set(unknown.json()) == {"error", "detail"}
+    played = client.post(f"/api/chouettes/{recorded.pk}/start/", {}, format="json")
+    assert played.status_code == 409 and set(played.json()) == {"error", "detail"}
+    assert Chouette.objects.get(pk=recorded.pk).version == recorded.version
+
+
+@pytest.mark.django_db
+def test_a_timeout_task_is_sent_only_for_a_new_deadline_and_outlives_the_answers(
+    api, members, clock, django_capture_on_commit_callbacks
+):
+    table = OnlineTable(api, members, ["alice", "bob", "carol", "dave"], cube="multiple",
+                        turn_time=30)  # fmt: skip
+    table.act("alice", "start")
+    table.box_to_roll()
+    with django_capture_on_commit_callbacks() as sent:
+        table.act("alice", "double")
+    assert len(sent) == 1  # the box's double: a new deadline
+    doubled = Table.objects.get(chouette__pk=table.pk)
+    with django_capture_on_commit_callbacks() as sent:
+        for name in ("bob", "carol"):
+            table.act(name, "take", turn_no=table.game["cubes"][name]["offered_at"])
+    assert sent == []  # the members' answers leave the double's deadline running
+    kept = Table.objects.get(chouette__pk=table.pk)
+    assert (kept.deadline, kept.deadline_turn) == (doubled.deadline, doubled.turn_no)
+    clock.advance(31)
+    # The task sent with the double (its turn) applies the deadline: dave passes.
+    assert online.chouette_timeout(table_id=kept.pk, turn_no=doubled.deadline_turn)
+    assert table.get("alice").json()["game"]["cubes"]["dave"]["state"] == "passed"
+    assert not online.chouette_timeout(table_id=kept.pk, turn_no=doubled.deadline_turn)
+
+
+def _played(api, members, order, games):
+    """An online session of ``order`` with ``games`` games played to their end."""
+    table = OnlineTable(api, members, order, cube="multiple")
+    for _action in range(2000):
+        if table.body["games"] == games:
+            return table
+        response = _step(table)
+        assert response.status_code == 200, response.json()
+        table.body = response.json()
+    raise AssertionError("the games did not end")
+
+
+@pytest.mark.django_db
+def test_the_table_page_reads_the_same_whatever_the_seats_and_the_games(api, client, members):
+    counts = []
+    for order, games in ((["alice", "bob", "carol", "dave"], 1), (NAMES[:6], 3)):
+        table = _played(api, members, order, games)
+        client.force_login(members["gina"].user)
+        response, sql = _queries(lambda pk=table.pk: client.get(f"/chouettes/{pk}/"))
+        assert response.status_code == 200
+        html = response.content.decode()
+        for pk in Chouette.objects.get(pk=table.pk).seats:
+            assert members_by_pk(members)[pk].display_name in html
+        assert f'data-live-version="{table.body["version"]}"' in html
+        assert len(_reads(sql, "chouette_chouette")) == 1, sql
+        standing = [q for q in sql if 'INNER JOIN "chouette_membership"' in q]
+        assert len(standing) == 1, sql  # the players, their points and names, once
+        counts.append(len(sql))
+    assert counts[0] == counts[1], counts
+
+
+@pytest.mark.django_db
+def test_a_members_board_reads_the_same_whatever_the_seats_and_the_games(api, client, members):
+    counts = []
+    for order, games in ((["alice", "bob", "carol", "dave"], 1), (NAMES[:6], 3)):
+        table = _played(api, members, order, games)
+        client.force_login(members["bob"].user)
+        response, sql = _queries(lambda pk=table.pk: client.get(f"/chouettes/{pk}/play/"))
+        assert response.status_code == 200
+        html = response.content.decode()
+        for pk in Chouette.objects.get(pk=table.pk).seats:
+            assert members_by_pk(members)[pk].display_name in html
+        standing = [q for q in sql if 'INNER JOIN "chouette_membership"' in q]
+        assert len(standing) == 1, sql  # the players, their points and names, once
+        assert len(_reads(sql, "chouette_chouette")) == 1, sql
+        counts.append(len(sql))
+    assert counts[0] == counts[1], counts
+
+
+def members_by_pk(members):
+    return {player.pk: player for player in members.values()}

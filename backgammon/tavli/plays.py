@@ -712,6 +712,10 @@ def _moved(rules: TavliRules, board: TavliBoard, origin: int, die: int) -> tuple
 # steps and dice of one way to reach it with that many.
 _Ways = dict[TavliBoard, tuple[int, tuple[Step, ...], tuple[int, ...]]]
 
+# One die's hop of a segment: the point it leaves (25: the bar), the die, and whether it
+# lands where the segment ends (a capture there is named by the text).
+_Hop = tuple[int, int, bool]
+
 
 def check_play(
     rules: TavliRules,
@@ -765,44 +769,70 @@ def check_play(
 def _realizations(
     rules: TavliRules, board: TavliBoard, dice: tuple[int, ...], segments: list[tuple[int, int]]
 ) -> _Ways:
+    """Every board the segments reach, cut into single-die hops and played in any order.
+
+    A segment spanning several dice is not always one checker's path: ``24/18`` of 3s
+    may be 21/18 by the checker standing on 21, then 24/21 (the text, like gnubg's,
+    joins them). In fevga the order can matter (FV3, FV4: 24/21 first could fill the
+    start quarter), so the hops are ordered freely, each checked where it is played.
+    """
     found: _Ways = {}
+    # The fewest unnamed captures each (board, hops left) was met with: no need to go on
+    # from it with as many or more.
+    fewest: dict[tuple[TavliBoard, tuple[_Hop, ...]], int] = {}
 
     def walk(
         current: TavliBoard,
-        dice_left: tuple[int, ...],
-        todo: tuple[tuple[int, int], ...],
+        hops: tuple[_Hop, ...],
         steps: tuple[Step, ...],
         used: tuple[int, ...],
         unnamed: int,
     ) -> None:
-        if not todo:
+        if not hops:
             if current not in found or unnamed < found[current][0]:
                 found[current] = (unnamed, steps, used)
             return
-        for index, (origin, destination) in enumerate(todo):
-            if (origin, destination) in todo[:index]:
+        if fewest.get((current, hops), unnamed + 1) <= unnamed:
+            return
+        fewest[current, hops] = unnamed
+        for index, (origin, die, named) in enumerate(hops):
+            if hops[index] in hops[:index] or step_problem(rules, current, origin, die):
                 continue
-            for die in set(dice_left):
-                to = 25 - die if origin == BAR_POINT else max(origin - die, OFF)
-                if to < destination or step_problem(rules, current, origin, die):
-                    continue
-                after, step = _moved(rules, current, origin, die)
-                rest = todo[:index] + todo[index + 1 :]
-                if to != destination:
-                    rest += ((to, destination),)
-                left = list(dice_left)
-                left.remove(die)
-                walk(
-                    after,
-                    tuple(left),
-                    rest,
-                    (*steps, step),
-                    (*used, die),
-                    unnamed + (step.hit and to != destination),
-                )
+            after, step = _moved(rules, current, origin, die)
+            walk(
+                after,
+                hops[:index] + hops[index + 1 :],
+                (*steps, step),
+                (*used, die),
+                unnamed + (step.hit and not named),
+            )
 
-    walk(board, dice, tuple(segments), (), (), 0)
+    for hops in _hop_splits(dice, segments):
+        walk(board, hops, (), (), 0)
     return found
+
+
+def _hop_splits(dice: tuple[int, ...], segments: list[tuple[int, int]]) -> list[tuple[_Hop, ...]]:
+    """Every way to cut the segments into single-die hops of some of ``dice``, the hops
+    in the segments' order (steps given in a legal order are replayed in that order)."""
+    splits: dict[tuple[_Hop, ...], None] = {}
+
+    def cut(index: int, left: list[int], hops: tuple[_Hop, ...]) -> None:
+        if index == len(segments):
+            splits[hops] = None
+            return
+        origin, destination = segments[index]
+        for order in _orders(left, origin, destination):
+            rest, point, more = list(left), origin, []
+            for die in order:
+                rest.remove(die)
+                to = 25 - die if point == BAR_POINT else max(point - die, OFF)
+                more.append((point, die, to == destination))
+                point = to
+            cut(index + 1, rest, (*hops, *more))
+
+    cut(0, list(dice), ())
+    return list(splits)
 
 
 def _not_allowed(

@@ -13,6 +13,7 @@ import pytest
 
 from backgammon.errors import IllegalPlay, InvalidPosition
 from backgammon.moves import dice_for_roll, legal_plays
+from backgammon.notation import parse_play
 from backgammon.tavli.board import Side, TavliBoard
 from backgammon.tavli.plays import check_play, stage_plays
 from backgammon.tavli.rules import (
@@ -237,6 +238,38 @@ def test_fv4_never_all_six_of_the_start_quarter():
     full = TavliBoard(Side((0,) * 19 + (1, 1, 1, 1, 1, 10)), board.opponent)
     with pytest.raises(InvalidPosition, match="FV4"):
         FEVGA.validate(full)
+
+
+# X holds 24..20 and 18, 19 open; O holds X's 17, 16, 15 and 8 (and its start, 12).
+FV4_ORDER_BOARD = """
+        24 23 22 21 20 19 18 17 16 15 14 13 12 11 10  9  8  7  6  5  4  3  2  1
+    X:   6  1  2  1  2  .  2  .  .  .  .  .  .  1  .  .  .  .  .  .  .  .  .  .
+    O:   .  .  .  .  .  .  .  1  1  1  .  .  11 .  .  .  1  .  .  .  .  .  .  .
+"""
+
+
+def test_fv4_a_listed_play_is_accepted_as_written_whatever_order_it_needs():
+    board = diagram(FEVGA, FV4_ORDER_BOARD)
+    # Each 3 is 24/21, 23/20, 22/19 or 21/18 (the rest land on O). 19 is the quarter's
+    # only gap, so the first 22/19 needs 23 or 21 left empty before it (FV4); the
+    # second empties 22 itself. With a 24/21s, b 23/20, c 22/19s, d 21/18s: c = 0 (6
+    # plays), c = 1 after 23/20 or a 21/18 not yet refilled (3), c = 2 likewise (3).
+    assert texts(FEVGA, board, (3, 3, 3, 3)) == {
+        "24/21(4)", "24/18 24/21(2)", "24/18(2)",
+        "24/21(3) 23/20", "24/18 24/21 23/20", "24/18 23/20 21/18",
+        "24/21(2) 23/20 22/19", "24/18 23/20 22/19", "24/18 22/19 21/18",
+        "24/21 23/20 22/19(2)", "23/20 22/19(2) 21/18", "24/18 22/19(2)",
+    }  # fmt: skip
+    # "24/18 22/19(2)" is 21/18 first (21 opens), 22/19 twice, and 24/21 last: the text
+    # joins 24/21 and 21/18 as gnubg writes them, yet the checker from 24 cannot go
+    # first. It was refused (start_quarter_full) although the server listed it.
+    play = check_play(FEVGA, board, (3, 3, 3, 3), parse_play("24/18 22/19(2)"))
+    assert [(step.origin, step.destination) for step in play.steps] == [
+        (21, 18), (22, 19), (22, 19), (24, 21),
+    ]  # fmt: skip
+    assert play.result.mine.points[18:25] == (3, 2, 2, 1, 0, 1, 5)  # 22 the gap
+    # 24/21 first fills 19..24 with the first 22/19 whatever follows.
+    assert reason(FEVGA, board, (3, 3, 3, 3), [(24, 21), (22, 19)]) == IllegalPlay.START_QUARTER
 
 
 # O's 15 all on its start (X's 12), right behind X's 11..6, all held by X; 9 X on 24.

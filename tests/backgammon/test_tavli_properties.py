@@ -11,11 +11,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from backgammon.game import GameOptions
 from backgammon.moves import legal_plays
+from backgammon.notation import format_play, parse_play
 from backgammon.position import Position
 from backgammon.tavli.board import TavliBoard
 from backgammon.tavli.plays import apply_step, check_play, stage_plays, step_problem
@@ -146,3 +147,35 @@ def test_tv_a_random_game_always_ends_and_scores_by_its_rule(rules, seed, resign
     variant = Variants.by_name(rules.name)
     game = random_game(random.Random(seed), GameOptions(variant=variant), resign)
     check_score(game)
+
+
+def stages_of_a_game(rules: TavliRules, seed: int, first_play: bool):
+    """Each stage (board, dice) of a game of random rolls, each side playing the first
+    legal play (as the API's tests do: ``legal_plays[0]``) or a random one."""
+    rng = random.Random(seed)
+    board = rules.start_board()
+    while True:
+        roll = (rng.randint(1, 6), rng.randint(1, 6))
+        choose = (lambda plays: plays[0]) if first_play else rng.choice
+        after, stages = play_turn(rules, board, roll, choose, lambda: rng.randint(1, 6))
+        yield from stages
+        if not after.mine.left:
+            return
+        board = after.mirror()
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 10**6), first_play=st.booleans())
+@example(seed=45, first_play=True)  # fevga: 24/18 22/19(2) was refused (FV4)
+def test_tv_every_legal_play_as_text_is_accepted_and_reaches_its_board(rules, seed, first_play):
+    # The API lists the plays as text (format_play) and `move` parses the text back
+    # (parse_play, check_play): each listed play must be accepted as the play it is.
+    # Only texts that join steps into one move (24/21 21/18 as 24/18) are checked here:
+    # the steps one by one are checked above.
+    for board, dice in stages_of_a_game(rules, seed, first_play):
+        legal = stage_plays(rules, board, dice)
+        for play in legal:
+            segments = parse_play(format_play(play.steps))
+            if len(segments) < len(play.steps):
+                assert check_play(rules, board, dice, segments, legal).result == play.result

@@ -221,6 +221,7 @@ SPECTACULAR_SETTINGS = {
     # "status" or "format" would collide).
     "ENUM_NAME_OVERRIDES": {
         "GameValueEnum": ["single", "gammon", "backgammon"],
+        "ChouetteSideEnum": ["box", "team"],
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "TournamentFormatEnum": "tournaments.models.FormatChoice",
     },

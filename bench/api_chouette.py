@@ -418,7 +418,7 @@ def member_follow(seat: Seat, table: Table, stop: threading.Event) -> None:
 
 
 def screen_follow(table: Table, since: int, stop: threading.Event) -> None:
-    """The big screen (the table page, static/chouette/live.js): a held live request,
+    """The big screen (the table page, static/club/live_region.js): a held live request,
     then the page fetched again, and its version the next request's ``since``."""
     screen = table.screen
     while not stop.is_set():

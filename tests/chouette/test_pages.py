@@ -153,7 +153,7 @@ def test_the_table_page_shows_the_seats_scores_and_games_and_follows_the_live_to
     chouette = opened(keeper_client, members, partner_from="4")
     page = keeper_client.get(f"/chouettes/{chouette.pk}/").content.decode()
     assert f'data-live-topic="chouette:{chouette.pk}"' in page
-    assert 'data-live-version="0"' in page and "chouette/live.js" in page
+    assert 'data-live-version="0"' in page and "club/live_region.js" in page
     assert "Box" in page and "Partner" in page and "Captain" in page
     live = keeper_client.get(f"/api/live/?topic=chouette:{chouette.pk}&since=0&wait=0").json()
     assert live == {"topic": f"chouette:{chouette.pk}", "version": 0}

@@ -155,7 +155,7 @@ def test_the_page_follows_the_live_channel(api, client, make_player, staff, four
     client.force_login(reader.user)
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert f'data-live-topic="{topic}" data-live-version="{before + 1}"' in page
-    assert "tournaments/live.js" in page
+    assert "club/live_region.js" in page
 
 
 def test_a_member_enters_from_the_page_while_registration_is_open(client, staff, four):

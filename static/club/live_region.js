@@ -1,8 +1,8 @@
-// A tournament's page follows the live channel (docs/live.md), as the chouette table
-// does: the server holds GET /api/live/ until the tournament's version moves (an entry,
-// the draw, a result, a pairing moved online or to a board, the payout), then the page
-// fetches itself again and swaps in the new draw, rounds and prizes, where the reader
-// is (no reload). A failed request waits a little and asks again.
+// A page region that follows its live topic (docs/live.md): the chouette table and a
+// tournament's page. The server holds GET /api/live/ until the topic's version moves,
+// then the page fetches itself again and swaps in the new region, where the reader is
+// (no reload). A fresh region with no topic is finished: nothing more will move, so the
+// page stops asking. A failed request waits a little and asks again.
 (function () {
   "use strict";
   const region = document.querySelector("[data-live-region]");
@@ -22,7 +22,7 @@
     if (fresh.dataset.liveTopic) {
       region.dataset.liveVersion = fresh.dataset.liveVersion;
     } else {
-      delete region.dataset.liveTopic; // finished: nothing more will move
+      delete region.dataset.liveTopic;
     }
   }
 

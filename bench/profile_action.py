@@ -142,6 +142,22 @@ def environment(pool: int) -> None:
         )
 
 
+def django_ready() -> None:
+    """Django set up on ``environment``'s database, migrated, with a quick password hasher
+    and the request log silenced (its lines are not what is timed)."""
+    import logging
+
+    import django
+    from django.conf import settings
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", "--noinput", verbosity=0)
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    logging.getLogger("club.request").handlers = [logging.NullHandler()]
+    logging.getLogger("club.request").propagate = False
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pool", type=int, default=0, help="DATABASE_POOL (0: none)")
@@ -155,17 +171,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     environment(args.pool)
-    import logging
-
-    import django
-    from django.conf import settings
-    from django.core.management import call_command
-
-    django.setup()
-    call_command("migrate", "--noinput", verbosity=0)
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    logging.getLogger("club.request").handlers = [logging.NullHandler()]
-    logging.getLogger("club.request").propagate = False
+    django_ready()
     from django.db import connection
     from django.test import Client
     from rest_framework.authtoken.models import Token

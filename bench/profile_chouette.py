@@ -69,17 +69,7 @@ def main() -> None:
     args = parser.parse_args()
     profile.DATABASE = "club_profile_chouette"
     profile.environment(args.pool)
-    import logging
-
-    import django
-    from django.conf import settings
-    from django.core.management import call_command
-
-    django.setup()
-    call_command("migrate", "--noinput", verbosity=0)
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    logging.getLogger("club.request").handlers = [logging.NullHandler()]
-    logging.getLogger("club.request").propagate = False
+    profile.django_ready()
     from django.db import connection
     from django.test import Client
     from rest_framework.authtoken.models import Token

@@ -149,12 +149,17 @@ def test_tv_a_random_game_always_ends_and_scores_by_its_rule(rules, seed, resign
     check_score(game)
 
 
+MOST_TURNS = 400
+
+
 def stages_of_a_game(rules: TavliRules, seed: int, first_play: bool):
     """Each stage (board, dice) of a game of random rolls, each side playing the first
-    legal play (as the API's tests do: ``legal_plays[0]``) or a random one."""
+    legal play (as the API's tests do: ``legal_plays[0]``) or a random one. At most
+    ``MOST_TURNS`` turns: random plakoto games can jam on pins (neither side able to move
+    ever again), which would otherwise never end."""
     rng = random.Random(seed)
     board = rules.start_board()
-    while True:
+    for _turn in range(MOST_TURNS):
         roll = (rng.randint(1, 6), rng.randint(1, 6))
         choose = (lambda plays: plays[0]) if first_play else rng.choice
         after, stages = play_turn(rules, board, roll, choose, lambda: rng.randint(1, 6))

@@ -83,8 +83,8 @@ def shown():
 def test_a_waiter_wakes_when_its_topic_moves_and_not_before():
     versions = Versions(a=3)
     watcher = live.Watcher(lambda topics: {t: versions([t[2:]])[t[2:]] for t in topics}, 0.01)
+    started = time.monotonic()  # before the bump's thread starts: it may run first
     bump = versions.bump_later("a", 0.2)
-    started = time.monotonic()
     assert watcher.wait("t:a", since=3, known=3, timeout=30) == live.Answer(4)
     took = time.monotonic() - started
     bump.join()
@@ -222,8 +222,10 @@ def test_a_client_that_was_away_catches_up_at_once(member_api, board):
 
 
 def test_held_until_the_topic_moves_then_answered_within_a_tick(member_api, board):
+    started = time.monotonic()  # before the bump's thread starts: it may run first
     bump = board.bump_later("a", 0.3)
-    response, took = get_live(member_api, topic="board:a", since=3, wait=10)
+    response, _ = get_live(member_api, topic="board:a", since=3, wait=10)
+    took = time.monotonic() - started
     bump.join()
     assert response.json() == {"topic": "board:a", "version": 4, "state": None}
     assert 0.3 <= took < 5  # answered by the move, not at the wait of 10 s
@@ -244,8 +246,10 @@ def test_with_states_the_current_state_at_once_without_since_or_behind(member_ap
 
 
 def test_with_states_a_held_request_answers_the_new_state(member_api, shown):
+    started = time.monotonic()  # before the bump's thread starts: it may run first
     bump = shown.bump_later("b", 0.3)
-    response, took = get_live(member_api, topic="shown:b", since=7, wait=10)
+    response, _ = get_live(member_api, topic="shown:b", since=7, wait=10)
+    took = time.monotonic() - started
     bump.join()
     state = {"key": "b", "version": 8}
     assert response.json() == {"topic": "shown:b", "version": 8, "state": state}

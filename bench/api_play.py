@@ -432,7 +432,9 @@ class Listener:
 
 
 def listen(listener: Listener, mechanism: str, since: int, stop: threading.Event) -> None:
-    """Follow a table as a page does: on a newer version, note when, and fetch the match."""
+    """Follow a table as a page does: on a newer version, note when and redraw; polling
+    from the match fetched, the live mechanisms from the state their answer carries (no
+    fetch after it)."""
     client, topic = listener.client, listener.table
     if mechanism != "held":
         stop.wait(random.uniform(0, POLL_EVERY))
@@ -442,22 +444,21 @@ def listen(listener: Listener, mechanism: str, since: int, stop: threading.Event
         else:
             wait = LIVE_WAIT if mechanism == "held" else 0
             kind = "live (held)" if mechanism == "held" else "live (conditional)"
-            status, body, _ = client.call(
+            status, answer, _ = client.call(
                 "GET",
                 f"/api/live/?topic={topic}&since={since}&wait={wait}",
                 kind,
                 timeout=LIVE_WAIT + 10,
             )
-        if status != 200:
-            stop.wait(1)
-            continue
-        if body["version"] > since:
+            body = answer["state"] if status == 200 else None
+            if status == 200 and body is None and answer["version"] > since:
+                client.record.error(f"{kind}: version {answer['version']} without its state")
+        if status == 200 and body is not None and body["version"] > since:
             listener.seen.append((time.monotonic(), body["version"]))
             since = body["version"]
-            if mechanism != "poll":
-                fetched = match_fetch(client, listener.match_id, "fetch (after live)")
-                since = fetched["version"] if fetched else since
-        if mechanism != "held":
+        if status != 200:
+            stop.wait(1)
+        elif mechanism != "held":
             stop.wait(POLL_EVERY)
 
 

@@ -535,12 +535,21 @@ class LiveOutput(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField(
         help_text=gettext_lazy("The topic's version now: past since if it moved, else since.")
     )
+    state = serializers.DictField(
+        allow_null=True,
+        help_text=gettext_lazy(
+            "The topic's state at this version when it moved past since (or since was left "
+            "out): for a table, the match exactly as the match's own GET answers it, so no "
+            "fetch is needed. Null when the wait ended with no move, and for topics without "
+            "a state (chouettes, tournaments: fetch them again)."
+        ),
+    )
 
 
 class LiveView(APIView):
     """Wait until a topic (a match's table...) moves past the version the client has
-    (long polling: docs/live.md). A client that was away gets the current version at
-    once and fetches the state again."""
+    (long polling: docs/live.md), and answer with the new state where the topic has one.
+    A client that was away gets the current version and state at once."""
 
     raises = (NotFound, Forbidden)
 
@@ -549,10 +558,12 @@ class LiveView(APIView):
         query = LiveQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         topic = query.validated_data["topic"]
-        version = live.live_wait(
+        answer = live.live_wait(
             topic=topic,
             since=query.validated_data.get("since"),
             wait=query.validated_data["wait"],
             user=request.user,
         )
-        return Response(LiveOutput({"topic": topic, "version": version}).data)
+        return Response(
+            LiveOutput({"topic": topic, "version": answer.version, "state": answer.state}).data
+        )

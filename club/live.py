@@ -3,18 +3,21 @@ answer is held until it has (long polling; docs/live.md says why and how it meas
 
 A topic is ``<kind>:<key>`` (``table:12``). Each app registers its kinds
 (``topic_register``) with a function reading the current version of many keys at once,
-and who may watch them. The database is the truth: a version is bumped in the same
-transaction as every change, whichever process made it (a web request, the Celery
-worker's timeout), so reading it is all the channel needs, on SQLite as on PostgreSQL,
-with one web process or many.
+who may watch them and, for a kind whose followers redraw from one body (a match), a
+function reading the state of many keys at once: the answer then carries the new state
+and the client needs no fetch after it. The database is the truth: a version is bumped
+in the same transaction as every change, whichever process made it (a web request, the
+Celery worker's timeout), so reading it is all the channel needs, on SQLite as on
+PostgreSQL, with one web process or many.
 
 ``live_wait`` reads the topic's version in the request (permissions and existence,
 and the answer at once when the client is behind: a client back from sleep catches up
 with one request). Otherwise the request waits on its process's ``Watcher``: one thread
 that reads the versions of every topic some request of the process waits on, one query
-per kind every ``TICK`` seconds, and wakes the requests whose topic moved. So the
-queries a process makes do not grow with the number of requests held, and a held
-request gives its database connection back while it waits.
+per kind every ``TICK`` seconds, then the states of the topics that moved, one query per
+kind, and wakes the requests whose topic moved with that one state. So the queries a
+process makes do not grow with the number of requests held, and a held request gives
+its database connection back while it waits.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
@@ -37,7 +41,9 @@ log = logging.getLogger("club.live")
 MAX_WAIT = 25.0  # seconds: under the usual 30 s idle timeout of proxies and browsers
 TICK = 0.1  # seconds between two reads of the versions waited on, per process
 
+State = Mapping[str, Any]
 VersionsOf = Callable[[Collection[str]], Mapping[str, int]]
+StatesOf = Callable[[Collection[str]], Mapping[str, tuple[int, State]]]
 MayWatch = Callable[[str, AbstractBaseUser | AnonymousUser], bool]
 
 
@@ -48,19 +54,37 @@ def _anyone(key: str, user: AbstractBaseUser | AnonymousUser) -> bool:
 @dataclass(frozen=True, slots=True)
 class TopicKind:
     """A kind of topic: ``versions(keys)`` gives the current version of each key that
-    exists (unknown keys are left out); ``may_watch(key, user)`` says who may watch."""
+    exists (unknown keys are left out); ``may_watch(key, user)`` says who may watch;
+    ``states(keys)``, if the kind has states, each key's current version and the state
+    at that version, the same for every follower (a key left out has no state)."""
 
     name: str
     versions: VersionsOf
     may_watch: MayWatch = _anyone
+    states: StatesOf | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A live answer: the topic's version and, when it moved past the client's and its
+    kind has states, the state at that version (else None)."""
+
+    version: int
+    state: State | None = None
 
 
 _KINDS: dict[str, TopicKind] = {}
 
 
-def topic_register(*, name: str, versions: VersionsOf, may_watch: MayWatch = _anyone) -> None:
+def topic_register(
+    *,
+    name: str,
+    versions: VersionsOf,
+    may_watch: MayWatch = _anyone,
+    states: StatesOf | None = None,
+) -> None:
     """Make topics ``<name>:<key>`` known (an app calls it from its ``AppConfig.ready``)."""
-    _KINDS[name] = TopicKind(name, versions, may_watch)
+    _KINDS[name] = TopicKind(name, versions, may_watch, states)
 
 
 def topic_unregister(*, name: str) -> None:
@@ -88,62 +112,100 @@ def topic_version(*, topic: str, user: AbstractBaseUser | AnonymousUser) -> int:
     return version
 
 
-def read_versions(topics: Collection[str]) -> dict[str, int]:
-    """The current version of each topic that still exists: one call per kind."""
+def _state_now(kind: TopicKind, key: str, version: int) -> Answer:
+    """The answer to a client behind ``version``: with the key's state, if its kind has one."""
+    if kind.states is None:
+        return Answer(version)
+    read = kind.states([key]).get(key)
+    return Answer(version) if read is None else Answer(*read)
+
+
+def _keys_by_kind(topics: Collection[str], *, with_states: bool) -> dict[str, list[str]]:
     keys: dict[str, list[str]] = {}
     for topic in topics:
         name, _colon, key = topic.partition(":")
-        if name in _KINDS and key:
+        kind = _KINDS.get(name)
+        if kind is not None and key and (not with_states or kind.states is not None):
             keys.setdefault(name, []).append(key)
+    return keys
+
+
+def read_versions(topics: Collection[str]) -> dict[str, int]:
+    """The current version of each topic that still exists: one call per kind."""
     found = {}
-    for name, names_keys in keys.items():
+    for name, names_keys in _keys_by_kind(topics, with_states=False).items():
         for key, version in _KINDS[name].versions(names_keys).items():
             found[f"{name}:{key}"] = version
+    return found
+
+
+def read_states(topics: Collection[str]) -> dict[str, tuple[int, State]]:
+    """The current (version, state) of each topic whose kind has states: one call per
+    kind (none for the topics of kinds without)."""
+    found = {}
+    for name, names_keys in _keys_by_kind(topics, with_states=True).items():
+        states = _KINDS[name].states
+        assert states is not None  # _keys_by_kind kept only kinds with states
+        for key, read in states(names_keys).items():
+            found[f"{name}:{key}"] = read
     return found
 
 
 class Watcher:
     """Reads the versions of the topics waited on in this process and wakes the waiters.
 
-    ``read`` is ``read_versions`` (tests give another). Its thread starts with the first
-    wait and sleeps on a condition while nobody waits, so an idle process makes no
-    queries. A failed read is logged and retried at the next tick, with a new database
-    connection.
+    ``read`` is ``read_versions``, ``read_states`` is ``read_states`` (tests give others).
+    Each tick reads the versions only; the states are read for the topics that moved,
+    one call a tick, and every waiter of a topic gets the same state (its followers in
+    this process cost one read, not one each). Its thread starts with the first wait and
+    sleeps on a condition while nobody waits, so an idle process makes no queries. A
+    failed read is logged and retried at the next tick, with a new database connection.
     """
 
-    def __init__(self, read: Callable[[Collection[str]], Mapping[str, int]], tick: float = TICK):
+    def __init__(
+        self,
+        read: Callable[[Collection[str]], Mapping[str, int]],
+        tick: float = TICK,
+        read_states: Callable[[Collection[str]], Mapping[str, tuple[int, State]]] = read_states,
+    ):
         self._read = read
+        self._read_states = read_states
         self._tick = tick
         self._lock = threading.Lock()
         self._someone_waits = threading.Condition(self._lock)
         self._moved: dict[str, threading.Condition] = {}
         self._waiting: Counter[str] = Counter()
-        self._versions: dict[str, int] = {}
+        self._answers: dict[str, Answer] = {}
         self._thread: threading.Thread | None = None
 
-    def wait(self, topic: str, *, since: int, known: int, timeout: float) -> int:
-        """The topic's version once it is past ``since``, or after ``timeout`` seconds
-        the latest read (``known``: the version the request itself read)."""
+    def wait(self, topic: str, *, since: int, known: int, timeout: float) -> Answer:
+        """The topic's version and state once it is past ``since``, or after ``timeout``
+        seconds the latest version read (``known``: the one the request itself read),
+        without a state if it did not move past ``since``."""
         deadline = time.monotonic() + timeout
         with self._lock:
             self._waiting[topic] += 1
             moved = self._moved.setdefault(topic, threading.Condition(self._lock))
-            self._versions[topic] = max(known, self._versions.get(topic, known))
+            # A newer version the request read is left to the next tick, which reads its
+            # state and wakes every waiter of the topic with it.
+            self._answers.setdefault(topic, Answer(known))
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="live-watcher", daemon=True)
                 self._thread.start()
             self._someone_waits.notify()
             try:
                 while True:
-                    version = self._versions[topic]
+                    answer = self._answers[topic]
+                    if answer.version > since:
+                        return answer
                     left = deadline - time.monotonic()
-                    if version > since or left <= 0:
-                        return version
+                    if left <= 0:
+                        return Answer(answer.version)
                     moved.wait(left)
             finally:
                 self._waiting[topic] -= 1
                 if not self._waiting[topic]:
-                    del self._waiting[topic], self._moved[topic], self._versions[topic]
+                    del self._waiting[topic], self._moved[topic], self._answers[topic]
 
     def _run(self) -> None:
         while True:
@@ -151,18 +213,43 @@ class Watcher:
                 while not self._waiting:
                     self._someone_waits.wait()
                 topics = list(self._waiting)
-            try:
-                versions = self._read(topics)
-            except Exception:
-                log.exception("live: reading the versions of %d topics failed", len(topics))
-                connection.close()
-                versions = {}
-            with self._lock:
-                for topic, version in versions.items():
-                    if topic in self._waiting and version > self._versions[topic]:
-                        self._versions[topic] = version
-                        self._moved[topic].notify_all()
+            self._wake(self._read_moved(topics))
             time.sleep(self._tick)
+
+    def _read_moved(self, topics: list[str]) -> dict[str, Answer]:
+        """The new answer of each topic that moved since the last read (none on a failure)."""
+        try:
+            versions = self._read(topics)
+        except Exception:
+            log.exception("live: reading the versions of %d topics failed", len(topics))
+            connection.close()
+            return {}
+        with self._lock:
+            moved = [
+                topic
+                for topic, version in versions.items()
+                if topic in self._waiting and version > self._answers[topic].version
+            ]
+        if not moved:
+            return {}
+        try:
+            states = self._read_states(moved)
+        except Exception:
+            log.exception("live: reading the states of %d topics failed", len(moved))
+            connection.close()
+            return {}
+        answers = {}
+        for topic in moved:
+            read = states.get(topic)
+            answers[topic] = Answer(versions[topic]) if read is None else Answer(*read)
+        return answers
+
+    def _wake(self, answers: Mapping[str, Answer]) -> None:
+        with self._lock:
+            for topic, answer in answers.items():
+                if topic in self._waiting and answer.version > self._answers[topic].version:
+                    self._answers[topic] = answer
+                    self._moved[topic].notify_all()
 
 
 _WATCHER = Watcher(read_versions)
@@ -170,13 +257,17 @@ _WATCHER = Watcher(read_versions)
 
 def live_wait(
     *, topic: str, since: int | None, wait: float, user: AbstractBaseUser | AnonymousUser
-) -> int:
-    """The topic's version as soon as it is past ``since``, else after ``wait`` seconds
-    (at most ``MAX_WAIT``) the same version; at once without ``since`` or when the
-    client is behind. ``NotFound`` / ``Forbidden`` as ``topic_version``."""
+) -> Answer:
+    """The topic's version and state as soon as it is past ``since``, else after
+    ``wait`` seconds (at most ``MAX_WAIT``) the same version without a state; at once,
+    with the state, without ``since`` or when the client is behind. ``NotFound`` /
+    ``Forbidden`` as ``topic_version``."""
     version = topic_version(topic=topic, user=user)
-    if since is None or version > since or wait <= 0:
-        return version
+    if since is None or version > since:
+        kind, key = _split(topic)
+        return _state_now(kind, key, version)
+    if wait <= 0:
+        return Answer(version)
     if not connection.in_atomic_block:
         # Nothing more to read in this request: its connection is free for others
         # while it waits (a test's transaction keeps it).

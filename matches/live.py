@@ -1,23 +1,44 @@
 """The matches app's topics on the live channel (``club.live``): ``table:<id>``, the
-table's ``version``. Any member may watch any table (issue 8: watching a match)."""
+table's ``version``, and its state: the match body exactly as ``GET /api/matches/{id}/``
+answers it, which is the same for every viewer (players and watchers alike), so a
+follower redraws from the live answer without fetching the match. Any member may watch
+any table (issue 8: watching a match)."""
 
 from collections.abc import Collection
+from typing import Any
+
+from django.utils import timezone
 
 from club import live
+from matches import selectors
 from matches.models import Table
 
 # A table id in a topic: the digits of a BigAutoField, no more.
 MAX_ID_DIGITS = 18
 
 
-def table_versions(keys: Collection[str]) -> dict[str, int]:
-    """The version of each table named by ``keys`` that exists, in one query."""
-    ids = {
+def _table_ids(keys: Collection[str]) -> set[int]:
+    return {
         int(key) for key in keys if key.isascii() and key.isdigit() and len(key) <= MAX_ID_DIGITS
     }
-    rows = Table.objects.filter(id__in=ids).values_list("id", "version")
+
+
+def table_versions(keys: Collection[str]) -> dict[str, int]:
+    """The version of each table named by ``keys`` that exists, in one query."""
+    rows = Table.objects.filter(id__in=_table_ids(keys)).values_list("id", "version")
     return {str(table_id): version for table_id, version in rows}
 
 
+def table_states(keys: Collection[str]) -> dict[str, tuple[int, dict[str, Any]]]:
+    """The version and match body of each table named by ``keys`` that a match owns, in
+    one query (a chouette's table has no match body: left out)."""
+    now = timezone.now()
+    states = {}
+    for match in selectors.match_queryset().filter(table_id__in=_table_ids(keys)):
+        body = selectors.match_detail(match, now=now)
+        states[str(match.table_id)] = (body["version"], body)
+    return states
+
+
 def register() -> None:
-    live.topic_register(name="table", versions=table_versions)
+    live.topic_register(name="table", versions=table_versions, states=table_states)

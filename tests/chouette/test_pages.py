@@ -156,7 +156,7 @@ def test_the_table_page_shows_the_seats_scores_and_games_and_follows_the_live_to
     assert 'data-live-version="0"' in page and "club/live_region.js" in page
     assert "Box" in page and "Partner" in page and "Captain" in page
     live = keeper_client.get(f"/api/live/?topic=chouette:{chouette.pk}&since=0&wait=0").json()
-    assert live == {"topic": f"chouette:{chouette.pk}", "version": 0}
+    assert live == {"topic": f"chouette:{chouette.pk}", "version": 0, "state": None}
     keeper_client.post(f"/chouettes/{chouette.pk}/close/", {})
     moved = keeper_client.get(f"/api/live/?topic=chouette:{chouette.pk}&since=0&wait=0").json()
     assert moved["version"] == 1

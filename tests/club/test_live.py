@@ -1,7 +1,9 @@
 """The live channel (club/live.py, GET /api/live/): a held request answers as soon as its
-topic moves past the client's version, or after the wait with the same version; a client
-that was away catches up at once; unknown topics, bad input and watchers not allowed are
-4xx JSON errors."""
+topic moves past the client's version, with the topic's state where its kind has one, or
+after the wait with the same version and no state; a client that was away catches up at
+once, state included; the watcher reads the states of the topics that moved once a tick
+for all their waiters; unknown topics, bad input and watchers not allowed are 4xx JSON
+errors."""
 
 import threading
 import time
@@ -37,6 +39,22 @@ class Versions:
         return thread
 
 
+class States:
+    """A kind's states backed by a ``Versions``: each key's version and a body naming it;
+    counts its calls."""
+
+    def __init__(self, versions: Versions):
+        self.versions = versions
+        self.calls: list[list[str]] = []
+
+    def __call__(self, keys):
+        self.calls.append(sorted(keys))
+        return {
+            key: (version, {"key": key, "version": version})
+            for key, version in self.versions(keys).items()
+        }
+
+
 @pytest.fixture
 def board():
     """Topics ``board:a`` (version 3) and ``board:b`` (version 7); ``board:secret``
@@ -49,15 +67,25 @@ def board():
     live.topic_unregister(name="board")
 
 
+@pytest.fixture
+def shown():
+    """Topics ``shown:a`` (version 3) and ``shown:b`` (version 7), a kind with states."""
+    versions = Versions(a=3, b=7)
+    states = States(versions)
+    live.topic_register(name="shown", versions=versions, states=states)
+    yield versions
+    live.topic_unregister(name="shown")
+
+
 # The watcher --------------------------------------------------------------------------
 
 
 def test_a_waiter_wakes_when_its_topic_moves_and_not_before():
     versions = Versions(a=3)
     watcher = live.Watcher(lambda topics: {t: versions([t[2:]])[t[2:]] for t in topics}, 0.01)
+    started = time.monotonic()  # before the bump's thread starts: it may run first
     bump = versions.bump_later("a", 0.2)
-    started = time.monotonic()
-    assert watcher.wait("t:a", since=3, known=3, timeout=30) == 4
+    assert watcher.wait("t:a", since=3, known=3, timeout=30) == live.Answer(4)
     took = time.monotonic() - started
     bump.join()
     assert 0.2 <= took < 10  # woken by the move, long before its timeout
@@ -66,7 +94,7 @@ def test_a_waiter_wakes_when_its_topic_moves_and_not_before():
 def test_a_waiter_answers_the_same_version_after_its_timeout():
     watcher = live.Watcher(lambda topics: dict.fromkeys(topics, 3), 0.01)
     started = time.monotonic()
-    assert watcher.wait("t:a", since=3, known=3, timeout=0.2) == 3
+    assert watcher.wait("t:a", since=3, known=3, timeout=0.2) == live.Answer(3)
     assert 0.2 <= time.monotonic() - started < 10
 
 
@@ -104,8 +132,67 @@ def test_a_failed_read_is_logged_and_the_next_tick_reads_again(caplog):
         return dict.fromkeys(topics, 2)
 
     watcher = live.Watcher(read, 0.01)
-    assert watcher.wait("t:a", since=1, known=1, timeout=2) == 2
+    assert watcher.wait("t:a", since=1, known=1, timeout=2) == live.Answer(2)
     assert "reading the versions of 1 topics failed" in caplog.text
+
+
+def test_one_states_read_a_tick_for_many_waiters_of_many_topics_that_moved():
+    versions = Versions(**{key: 1 for key in "abcd"})
+    states = States(versions)
+    watcher = live.Watcher(
+        lambda topics: {f"t:{k}": v for k, v in versions([t[2:] for t in topics]).items()},
+        0.05,
+        read_states=lambda topics: {
+            f"t:{k}": answer for k, answer in states([t[2:] for t in topics]).items()
+        },
+    )
+    answers: list[live.Answer] = []
+
+    def follow(topic):
+        answers.append(watcher.wait(topic, since=1, known=1, timeout=10))
+
+    waiters = [threading.Thread(target=follow, args=(f"t:{key}",)) for key in "abcd" * 10]
+    for waiter in waiters:
+        waiter.start()
+    time.sleep(0.3)  # every waiter is waiting: the ticks read versions only
+    assert states.calls == []
+    with versions.lock:
+        for key in "abcd":
+            versions.versions[key] = 2
+    for waiter in waiters:
+        waiter.join()
+    assert states.calls == [["a", "b", "c", "d"]]  # one read for the 40 waiters of 4 topics
+    assert sorted(answer.state["key"] for answer in answers) == sorted("abcd" * 10)
+    assert all(
+        answer == live.Answer(2, {"key": answer.state["key"], "version": 2}) for answer in answers
+    )
+    by_topic = {answer.state["key"]: answer.state for answer in answers}
+    assert all(answer.state is by_topic[answer.state["key"]] for answer in answers)  # shared
+
+
+def test_the_answered_version_is_the_states_own():
+    """A move between the versions read and the states read: the state's version wins."""
+    watcher = live.Watcher(
+        lambda topics: dict.fromkeys(topics, 2),
+        0.01,
+        read_states=lambda topics: {topic: (3, {"version": 3}) for topic in topics},
+    )
+    assert watcher.wait("t:a", since=1, known=1, timeout=5) == live.Answer(3, {"version": 3})
+
+
+def test_a_failed_states_read_is_logged_and_the_next_tick_reads_again(caplog):
+    calls = []
+
+    def read_states(topics):
+        calls.append(topics)
+        if len(calls) == 1:
+            raise RuntimeError("database went away")
+        return {topic: (2, {"version": 2}) for topic in topics}
+
+    watcher = live.Watcher(lambda topics: dict.fromkeys(topics, 2), 0.01, read_states)
+    assert watcher.wait("t:a", since=1, known=1, timeout=5) == live.Answer(2, {"version": 2})
+    assert len(calls) == 2
+    assert "reading the states of 1 topics failed" in caplog.text
 
 
 # The endpoint -------------------------------------------------------------------------
@@ -125,27 +212,56 @@ def get_live(client, **params):
 def test_without_since_the_current_version_at_once(member_api, board):
     response, took = get_live(member_api, topic="board:a")
     assert response.status_code == 200
-    assert response.json() == {"topic": "board:a", "version": 3}
+    assert response.json() == {"topic": "board:a", "version": 3, "state": None}
     assert took < 10  # not held for the default wait
 
 
 def test_a_client_that_was_away_catches_up_at_once(member_api, board):
     response, took = get_live(member_api, topic="board:b", since=2, wait=20)
-    assert response.json() == {"topic": "board:b", "version": 7} and took < 10
+    assert response.json() == {"topic": "board:b", "version": 7, "state": None} and took < 10
 
 
 def test_held_until_the_topic_moves_then_answered_within_a_tick(member_api, board):
+    started = time.monotonic()  # before the bump's thread starts: it may run first
     bump = board.bump_later("a", 0.3)
-    response, took = get_live(member_api, topic="board:a", since=3, wait=10)
+    response, _ = get_live(member_api, topic="board:a", since=3, wait=10)
+    took = time.monotonic() - started
     bump.join()
-    assert response.json() == {"topic": "board:a", "version": 4}
+    assert response.json() == {"topic": "board:a", "version": 4, "state": None}
     assert 0.3 <= took < 5  # answered by the move, not at the wait of 10 s
 
 
 def test_held_for_the_wait_then_the_same_version(member_api, board):
     response, took = get_live(member_api, topic="board:a", since=3, wait=0.3)
-    assert response.status_code == 200 and response.json()["version"] == 3
+    assert response.json() == {"topic": "board:a", "version": 3, "state": None}
     assert 0.3 <= took
+
+
+def test_with_states_the_current_state_at_once_without_since_or_behind(member_api, shown):
+    for params in ({}, {"since": 2, "wait": 20}):
+        response, took = get_live(member_api, topic="shown:a", **params)
+        state = {"key": "a", "version": 3}
+        assert response.json() == {"topic": "shown:a", "version": 3, "state": state}
+        assert took < 10
+
+
+def test_with_states_a_held_request_answers_the_new_state(member_api, shown):
+    started = time.monotonic()  # before the bump's thread starts: it may run first
+    bump = shown.bump_later("b", 0.3)
+    response, _ = get_live(member_api, topic="shown:b", since=7, wait=10)
+    took = time.monotonic() - started
+    bump.join()
+    state = {"key": "b", "version": 8}
+    assert response.json() == {"topic": "shown:b", "version": 8, "state": state}
+    assert 0.3 <= took < 5
+
+
+def test_with_states_no_move_answers_no_state(member_api, shown):
+    response, took = get_live(member_api, topic="shown:a", since=3, wait=0.3)
+    assert response.json() == {"topic": "shown:a", "version": 3, "state": None}
+    assert 0.3 <= took
+    response, _ = get_live(member_api, topic="shown:a", since=3, wait=0)
+    assert response.json() == {"topic": "shown:a", "version": 3, "state": None}
 
 
 @pytest.mark.parametrize("topic", ["board:zzz", "nothing:1", "board:", "board", ""])
@@ -188,3 +304,7 @@ def test_the_endpoint_is_in_the_schema_with_its_errors(api):
     operation = schema["paths"]["/api/live/"]["get"]
     assert {p["name"] for p in operation["parameters"]} == {"topic", "since", "wait"}
     assert {"200", "400", "401", "403", "404"} <= set(operation["responses"])
+    answer = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    fields = schema["components"]["schemas"][answer.rsplit("/", 1)[1]]["properties"]
+    assert set(fields) == {"topic", "version", "state"}
+    assert fields["state"]["nullable"] and "the match's own GET" in fields["state"]["description"]

@@ -1,6 +1,8 @@
 """A match's table on the live channel: ``table:<id>`` moves when the table's version
 does, whichever connection (another web process, the Celery worker) committed the
-change, and a member watching is woken within a second (issue 8, items 8 and 9)."""
+change, and a member watching is woken within a second (issue 8, items 8 and 9), with
+the match body a GET gives at that version (the same for players and watchers): no
+fetch after the live answer."""
 
 import threading
 import time
@@ -8,7 +10,7 @@ import time
 import pytest
 from django.db import connection
 
-from matches.live import table_versions
+from matches.live import table_states, table_versions
 from tests.matches.conftest import act, game_of, on_turn, start
 
 
@@ -38,10 +40,37 @@ def test_a_move_committed_by_another_connection_wakes_a_watcher_within_a_second(
     took = time.monotonic() - started
     other.join()
     assert response.status_code == 200
-    assert response.json()["version"] > version
+    answer = response.json()
+    assert answer["version"] > version
     assert 0.3 <= took < 1.0
     match.table.refresh_from_db()
-    assert response.json()["version"] == match.table.version
+    assert answer["version"] == match.table.version == answer["state"]["version"]
+    assert answer["state"] == watcher.get(f"/api/matches/{match.pk}/").json()
+
+
+@pytest.mark.django_db
+def test_the_state_is_the_match_body_a_get_gives_to_a_player_and_a_watcher(api, alice, bob, carol):
+    match = start(alice, bob)
+    act(match, on_turn(match, alice, bob), "move", play=game_of(match)["legal_plays"][0])
+    match.table.refresh_from_db()
+    version = match.table.version
+    for viewer in (alice, carol):  # a player, a watcher
+        client = api.as_user(viewer.user)
+        body = client.get(f"/api/matches/{match.pk}/").json()
+        for params in ({}, {"since": version - 1, "wait": 10}):  # no since; behind
+            answer = client.get("/api/live/", {"topic": topic_of(match), **params}).json()
+            assert answer == {"topic": topic_of(match), "version": version, "state": body}
+
+
+@pytest.mark.django_db
+def test_no_move_within_the_wait_answers_no_state(api, alice, bob):
+    match = start(alice, bob)
+    client = api.as_user(bob.user)
+    version = match.table.version
+    for wait in (0, 0.2):
+        params = {"topic": topic_of(match), "since": version, "wait": wait}
+        answer = client.get("/api/live/", params).json()
+        assert answer == {"topic": topic_of(match), "version": version, "state": None}
 
 
 @pytest.mark.django_db
@@ -64,3 +93,18 @@ def test_versions_of_many_tables_in_one_query(alice, bob, carol, django_assert_n
         str(first.table_id): first.table.version,
         str(second.table_id): second.table.version,
     }
+
+
+@pytest.mark.django_db
+def test_states_of_many_tables_in_one_query(alice, bob, carol, django_assert_num_queries):
+    first, second = start(alice, bob), start(carol, alice)
+    act(first, on_turn(first, alice, bob), "move", play=game_of(first)["legal_plays"][0])
+    keys = [str(first.table_id), str(second.table_id), "0", "x", "9" * 40]
+    with django_assert_num_queries(1):
+        states = table_states(keys)
+    assert set(states) == {str(first.table_id), str(second.table_id)}
+    for match in (first, second):
+        match.table.refresh_from_db()
+        version, state = states[str(match.table_id)]
+        assert version == state["version"] == match.table.version
+        assert state["id"] == match.pk and state["topic"] == topic_of(match)

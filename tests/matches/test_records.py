@@ -84,12 +84,14 @@ def test_t2_the_dice_are_revealed_at_the_end_and_verify(alice, bob):
     assert len(opening) == 2
 
 
-def test_the_server_seed_appears_nowhere_before_the_end(alice, bob, staff, caplog):
+def test_the_server_seed_appears_nowhere_before_the_end(api, alice, bob, staff, caplog):
     caplog.set_level(logging.DEBUG)
     match = start(alice, bob, length=3, clock="blitz")
     seed = bytes(match.server_seed).hex()
     seen = [repr(match), str(match), str(selectors.match_detail(match)), str(match.table.state)]
     seen.append(str(selectors.match_dice(match)))
+    follower = api.as_user(bob.user)
+    live_answer = {"topic": f"table:{match.table_id}"}  # the live answer carries the state
     for _ in range(6):
         player = on_turn(match, alice, bob)
         game = game_of(match)
@@ -98,6 +100,9 @@ def test_the_server_seed_appears_nowhere_before_the_end(alice, bob, staff, caplo
         else:
             match = act(match, player, "move", play=game["legal_plays"][0])
         seen.append(str(selectors.match_detail(match)))
+        answer = follower.get("/api/live/", live_answer)
+        assert answer.json()["state"] is not None
+        seen.append(answer.content.decode())
     try:
         act(match, alice if on_turn(match, alice, bob) == bob else bob, "roll")
     except services.Forbidden as refused:

@@ -148,7 +148,7 @@ def test_the_page_follows_the_live_channel(api, client, make_player, staff, four
     before = member.get("/api/live/", {"topic": topic}).json()["version"]
     services.entry_add(tournament=tournament, player=four[0], recorded_by=staff.user)
     answer = member.get("/api/live/", {"topic": topic, "since": before, "wait": 0}).json()
-    assert answer == {"topic": topic, "version": before + 1}
+    assert answer == {"topic": topic, "version": before + 1, "state": None}
     for unknown in ("999", "x", "9" * 40):
         response = member.get("/api/live/", {"topic": f"tournament:{unknown}"})
         assert response.status_code == 404

@@ -847,7 +847,9 @@ def main() -> None:
                 clock_games=0,
                 clock_reserve=0,
             )
-            matches = play.peak(users[6 + at_tables :], match_plan, "held", web)
+            matches = play.peak(
+                users[6 + at_tables :], match_plan, "held", web, var_dir / "web.log"
+            )
             play.report_peak(matches, match_plan)
             print(f"  load average then: {play.load_average()}")
             report_side_by_side(peak, matches, plan)

@@ -27,6 +27,7 @@ import argparse
 import logging
 import os
 import random
+import re
 import signal
 import statistics
 import subprocess
@@ -496,10 +497,34 @@ class Peak:
     missed: int
     cpu: float  # seconds of CPU the web server used
     client_cpu: float  # and this process (the bots, the pages)
+    server: dict[str, list[float]]  # the web's own time per action (its request log)
+
+
+# A line of the web's request log (club.logging): an action's own time inside Django, from
+# its first middleware to its answer; what the bench sees beyond it is waiting (for a
+# gunicorn thread, a core, the bench's own threads) and the loopback.
+ACTION_LINE = re.compile(
+    r"msg=request method=POST path=/api/matches/\d+/(?P<kind>[a-z_]+)/ status=\d+ ms=(?P<ms>[\d.]+)"
+)
+
+
+def server_times(web_log: Path, start: int, end: int) -> dict[str, list[float]]:
+    """The actions' times (seconds) the web logged between two sizes of its log."""
+    with web_log.open("rb") as log:
+        log.seek(start)
+        text = log.read(end - start).decode(errors="replace")
+    times: dict[str, list[float]] = defaultdict(list)
+    for found in ACTION_LINE.finditer(text):
+        times[found["kind"]].append(float(found["ms"]) / 1000)
+    return times
 
 
 def peak(
-    users: list[tuple[str, str]], plan: Plan, mechanism: str, web: subprocess.Popen[bytes]
+    users: list[tuple[str, str]],
+    plan: Plan,
+    mechanism: str,
+    web: subprocess.Popen[bytes],
+    web_log: Path,
 ) -> Peak:
     record = Record()
     pairs = [
@@ -532,12 +557,14 @@ def peak(
             )
         )
     cpu, own = web_cpu_seconds(web), time.process_time()
+    logged = web_log.stat().st_size
     start = time.monotonic()
     for thread in threads:
         thread.start()
     time.sleep(plan.peak_s)
     until = time.monotonic()
     cpu, own = web_cpu_seconds(web) - cpu, time.process_time() - own
+    server = server_times(web_log, logged, web_log.stat().st_size)
     stop.set()
     for thread in threads:
         thread.join()
@@ -545,7 +572,7 @@ def peak(
     for role in ("player", "watcher"):
         live[role], not_seen = live_delays(sent, listeners, role, until)
         missed += not_seen
-    return Peak(mechanism, record, until - start, live, missed, cpu, own)
+    return Peak(mechanism, record, until - start, live, missed, cpu, own, server)
 
 
 # Clocks -----------------------------------------------------------------------------------
@@ -657,6 +684,9 @@ def report_peak(result: Peak, plan: Plan) -> None:
             rows.append([f"live update, {role}", *spread(delays)])
     table(["request", "count", "p50 ms", "p95 ms", "p99 ms", "max ms"], rows)
     print(f"  live updates never seen: {result.missed}")
+    print("  the same actions as the web logged them (inside Django; the rest is waiting):")
+    rows = [[kind, *spread(result.server[kind])] for kind in by_count(result.server)]
+    table(["action (server)", "count", "p50 ms", "p95 ms", "p99 ms", "max ms"], rows)
 
 
 def report_queries(records: list[Record]) -> None:
@@ -756,7 +786,7 @@ def main() -> None:
         peaks = []
         for mechanism in mechanisms:
             print(f"Peak, {mechanism}...", file=sys.stderr)
-            peaks.append(peak(users, plan, mechanism, children["web"]))
+            peaks.append(peak(users, plan, mechanism, children["web"], var_dir / "web.log"))
             report_peak(peaks[-1], plan)
         report_queries([record, *(p.record for p in peaks)])
         report_comparison(peaks)

@@ -12,7 +12,9 @@ PostgreSQL, Redis, DEBUG off), on its own database ``club_bench_chouette`` and R
   the box and the captain roll and move, the cube rounds, the box doubling all or some,
   each member taking, passing or beavering on their own, the crew proposing plays to
   the captain (H2), the next game started), every member and a big screen per table
-  holding the live channel (``chouette:<id>``); p50, p95 and p99 per request type, the
+  holding the live channel (``chouette:<id>``: a member's board redraws from the
+  chouette the answer carries, the big screen fetches the table page); p50, p95 and p99
+  per request type, the
   live update of the table page (action sent -> the big screen's live request
   answering) and of the members, errors, queries per action; then every game checked
   in the database (replayed from the log, points summing to zero);
@@ -398,23 +400,25 @@ def live_url(topic: str, since: int) -> str:
 
 def member_follow(seat: Seat, table: Table, stop: threading.Event) -> None:
     """A member's board follows the table as a page does: a held live request; on a
-    version newer than the board shows, the chouette fetched again."""
+    newer version, the board redraws from the chouette the answer carries (its
+    ``state``: no fetch after it)."""
     follower, since = seat.follower, seat.view.version
+    kind = "live (member)"
     while not stop.is_set():
         since = max(since, seat.view.version)
-        status, body, _ = follower.client.call(
-            "GET", live_url(table.topic, since), "live (member)", timeout=play.LIVE_WAIT + 10
+        status, answer, _ = follower.client.call(
+            "GET", live_url(table.topic, since), kind, timeout=play.LIVE_WAIT + 10
         )
         if status != 200:
             stop.wait(1)
             continue
-        if body["version"] > since:
-            follower.seen.append((time.monotonic(), body["version"]))
-        if body["version"] > seat.view.version:
-            card = chouette_fetch(follower.client, table.pk, "fetch (after live)")
-            if card is not None:
-                seat.view.show(card)
-        since = body["version"]
+        card = answer["state"]
+        if card is None and answer["version"] > since:
+            follower.client.record.error(f"{kind}: version {answer['version']} without its state")
+        if card is not None and card["version"] > since:
+            follower.seen.append((time.monotonic(), card["version"]))
+            seat.view.show(card)
+        since = max(since, answer["version"])
 
 
 def screen_follow(table: Table, since: int, stop: threading.Event) -> None:

@@ -9,8 +9,8 @@ class ChouetteConfig(AppConfig):
     verbose_name = _("Chouettes")
 
     def ready(self) -> None:
-        from chouette import selectors
-        from club import live
+        from chouette import live
 
-        # The table page follows ``chouette:<id>``: every write moves the version on.
-        live.topic_register(name="chouette", versions=selectors.chouette_versions)
+        # The table page and the members' boards follow ``chouette:<id>``: every write
+        # moves the version on, and the answer carries the session's body.
+        live.register()

@@ -80,7 +80,8 @@ class Chouette(Recorded):
         help_text=_("The number of players from which the box takes a partner (empty: never)."),
     )
     # Not a field: an online action leaves on the row it returns the standing its answer
-    # reads (chouette.selectors.Standing), kept up to date from what it wrote.
+    # reads (chouette.selectors.Standing), kept up to date from what it wrote; the live
+    # channel's states (chouette/live.py) leave on each row the standing read for them all.
     standing: Standing | None = None
     # Online mode: the engine's table the games are played on, and the session's options
     # for play on the server (docs/chouette.md, "Online chouettes").

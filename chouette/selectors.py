@@ -105,24 +105,41 @@ class Standing:
 def chouette_standing(*, chouette: Chouette) -> Standing:
     """The chouette's ``Standing``: its players with their points in one query, the
     games from ``games_played`` when the row was read with it (``chouette_card_rows``)."""
+    return chouette_standings(chouettes=[chouette])[chouette.pk]
+
+
+def chouette_standings(*, chouettes: Collection[Chouette]) -> dict[int, Standing]:
+    """Each chouette's ``Standing`` (by id), their players with their points in one query
+    whatever their number (the live channel reads many sessions at once), the games as
+    ``chouette_standing`` reads them."""
+    session = "chouette_memberships__chouette"
     points = (
-        GamePoints.objects.filter(game__chouette=chouette, player=OuterRef("pk"))
+        GamePoints.objects.filter(game__chouette=OuterRef(session), player=OuterRef("pk"))
         .values("player")
         .annotate(total=Sum("points"))
         .values("total")
     )
     rows = (
-        Player.objects.filter(chouette_memberships__chouette=chouette)
+        Player.objects.filter(**{f"{session}__in": [chouette.pk for chouette in chouettes]})
         .annotate(total=Coalesce(Subquery(points), 0))
-        .values_list("pk", "user__username", "display_name", "total")
+        .values_list(session, "pk", "user__username", "display_name", "total")
     )
-    names, display_names, totals = {}, {}, {}
-    for pk, username, display_name, total in rows:
+    read: dict[int, tuple[dict[int, str], dict[int, str], dict[int, int]]] = {
+        chouette.pk: ({}, {}, {}) for chouette in chouettes
+    }
+    for chouette_pk, pk, username, display_name, total in rows:
+        names, display_names, totals = read[chouette_pk]
         names[pk], display_names[pk], totals[pk] = username, display_name, total
-    games = getattr(chouette, "games_played", None)
-    if games is None:
-        games = chouette_games_played(chouette=chouette)
-    return Standing(names=names, display_names=display_names, totals=totals, games=games)
+    standings = {}
+    for chouette in chouettes:
+        games = getattr(chouette, "games_played", None)
+        if games is None:
+            games = chouette_games_played(chouette=chouette)
+        names, display_names, totals = read[chouette.pk]
+        standings[chouette.pk] = Standing(
+            names=names, display_names=display_names, totals=totals, games=games
+        )
+    return standings
 
 
 def chouette_options(*, chouette: Chouette) -> ChouetteOptions:
@@ -251,10 +268,15 @@ def player_chouettes(*, player: Player) -> list[tuple[Chouette, int]]:
     return [(chouette, totals.get(chouette.pk, 0)) for chouette in chouettes]
 
 
+def topic_ids(keys: Collection[str]) -> list[int]:
+    """The session ids of the live channel's ``chouette:<id>`` keys (the digits of a
+    BigAutoField, no more; anything else names no session)."""
+    return [int(key) for key in keys if key.isascii() and key.isdigit() and len(key) < 19]
+
+
 def chouette_versions(keys: Collection[str]) -> dict[str, int]:
     """The live channel's ``chouette:<id>`` topics: each existing session's version."""
-    ids = [int(key) for key in keys if key.isascii() and key.isdigit() and len(key) < 19]
-    rows = Chouette.objects.filter(pk__in=ids).values_list("pk", "version")
+    rows = Chouette.objects.filter(pk__in=topic_ids(keys)).values_list("pk", "version")
     return {str(pk): version for pk, version in rows}
 
 

@@ -539,9 +539,10 @@ class LiveOutput(serializers.Serializer[dict[str, Any]]):
         allow_null=True,
         help_text=gettext_lazy(
             "The topic's state at this version when it moved past since (or since was left "
-            "out): for a table, the match exactly as the match's own GET answers it, so no "
-            "fetch is needed. Null when the wait ended with no move, and for topics without "
-            "a state (chouettes, tournaments: fetch them again)."
+            "out): for a table, the match exactly as the match's own GET answers it; for a "
+            "chouette, the session exactly as its own GET answers it; so no fetch is "
+            "needed. Null when the wait ended with no move, and for topics without a state "
+            "(tournaments: fetch them again)."
         ),
     )
 

@@ -159,7 +159,9 @@ def test_the_table_page_shows_the_seats_scores_and_games_and_follows_the_live_to
     assert live == {"topic": f"chouette:{chouette.pk}", "version": 0, "state": None}
     keeper_client.post(f"/chouettes/{chouette.pk}/close/", {})
     moved = keeper_client.get(f"/api/live/?topic=chouette:{chouette.pk}&since=0&wait=0").json()
-    assert moved["version"] == 1
+    body = keeper_client.get(f"/api/chouettes/{chouette.pk}/").json()
+    assert moved["version"] == 1 and moved["state"] == body  # the session as its GET says
+    assert body["status"] == "closed"
     assert keeper_client.get("/api/live/?topic=chouette:999&wait=0").status_code == 404
 
 

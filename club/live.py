@@ -158,8 +158,9 @@ class Watcher:
     Each tick reads the versions only; the states are read for the topics that moved,
     one call a tick, and every waiter of a topic gets the same state (its followers in
     this process cost one read, not one each). Its thread starts with the first wait and
-    sleeps on a condition while nobody waits, so an idle process makes no queries. A
-    failed read is logged and retried at the next tick, with a new database connection.
+    sleeps on a condition while nobody waits, so an idle process makes no queries and
+    holds no connection. A failed read is logged and retried at the next tick, with a new
+    database connection.
     """
 
     def __init__(
@@ -209,6 +210,11 @@ class Watcher:
 
     def _run(self) -> None:
         while True:
+            with self._lock:
+                idle = not self._waiting
+            if idle:
+                # An idle process holds no database connection (nor a test database open).
+                connection.close()
             with self._lock:
                 while not self._waiting:
                     self._someone_waits.wait()

@@ -9,6 +9,7 @@ import threading
 import time
 
 import pytest
+from django.db import connections
 
 from club import live
 
@@ -134,6 +135,27 @@ def test_a_failed_read_is_logged_and_the_next_tick_reads_again(caplog):
     watcher = live.Watcher(read, 0.01)
     assert watcher.wait("t:a", since=1, known=1, timeout=2) == live.Answer(2)
     assert "reading the versions of 1 topics failed" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_idle_watcher_gives_its_database_connection_back():
+    """The watcher's thread reads through its own connection; once nobody waits it closes
+    it, so an idle web process holds none (and a test database can be dropped)."""
+    used = []
+
+    def read(topics):
+        with connections["default"].cursor() as cursor:
+            cursor.execute("SELECT 1")
+        used.append(connections["default"])
+        return dict.fromkeys(topics, 1)
+
+    watcher = live.Watcher(read, 0.01)
+    assert watcher.wait("t:a", since=1, known=1, timeout=0.1) == live.Answer(1)
+    deadline = time.monotonic() + 10
+    while used[-1].connection is not None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert used[-1].connection is None
+    assert used[-1] is not connections["default"]  # the watcher's own, not the test's
 
 
 def test_one_states_read_a_tick_for_many_waiters_of_many_topics_that_moved():

@@ -10,6 +10,10 @@ bench/README.md).
 
     .venv/bin/python bench/profile_action.py                # DATABASE_POOL=0
     .venv/bin/python bench/profile_action.py --pool 4       # with Django's pool
+    .venv/bin/python bench/profile_action.py --pool 4 --cprofile 40   # cProfile's top 40
+
+``--cprofile N``: the requests under cProfile (CPU time) instead of the layers' counters, its N
+costliest functions printed by inclusive time and by own time (where the layers' ms go).
 
 The database is ``club_profile_action`` on ``BENCH_POSTGRES`` (created, migrated).
 """
@@ -17,9 +21,11 @@ The database is ``club_profile_action`` on ``BENCH_POSTGRES`` (created, migrated
 from __future__ import annotations
 
 import argparse
+import cProfile
 import functools
 import importlib
 import os
+import pstats
 import random
 import subprocess
 import sys
@@ -169,6 +175,9 @@ def main() -> None:
         default=0,
         help="time this many timeouts instead (each ends a match)",
     )
+    parser.add_argument(
+        "--cprofile", type=int, default=0, help="print cProfile's N costliest functions"
+    )
     args = parser.parse_args()
     environment(args.pool)
     django_ready()
@@ -190,7 +199,9 @@ def main() -> None:
         timeouts(clients, args.timeouts)
         return
     meter = Meter()
-    instrument(meter)
+    profile = cProfile.Profile(time.thread_time) if args.cprofile else None
+    if profile is None:
+        instrument(meter)
     rng = random.Random(1)
     queries: list[int] = []
     timed = 0
@@ -221,6 +232,8 @@ def main() -> None:
 
             connection.close()  # as production's request_finished does (the pool: given back)
             meter.on = True
+            if profile is not None:
+                profile.enable()
             started = time.thread_time()
             with connection.execute_wrapper(counted):
                 response = by_name[match["game"]["turn"]].post(
@@ -228,6 +241,8 @@ def main() -> None:
                 )
             total_cpu += time.thread_time() - started
             connection.close()
+            if profile is not None:
+                profile.disable()
             meter.on = False
             assert response.status_code == 200, response.content
             match = response.json()
@@ -236,6 +251,11 @@ def main() -> None:
     print(f"{timed} actions, DATABASE_POOL={args.pool}, clock {args.clock}")
     print(f"  CPU per action: {1000 * total_cpu / timed:.2f} ms", end="; ")
     print(f"queries per action: {sum(queries) / timed:.1f}")
+    if profile is not None:
+        stats = pstats.Stats(profile)
+        stats.sort_stats("cumulative").print_stats(args.cprofile)
+        stats.sort_stats("tottime").print_stats(args.cprofile)
+        return
     print(f"  {'layer':34} {'CPU ms':>8} {'wall ms':>8} {'calls':>7}  (per action; inclusive)")
     for label, _module, _path in LAYERS:
         calls = meter.calls.get(label, 0)

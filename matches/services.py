@@ -239,28 +239,33 @@ def match_create(
     return match
 
 
+# What a locked match is read with: its players, their users (the answer's names) and
+# their play settings (the server's rolls and plays for them, T4).
+_PLAYERS = ("creator__user", "opponent__user", "creator__play_settings", "opponent__play_settings")
+
+
 def _locked(match: Match) -> tuple[Match, Table]:
-    """The match and its table, fresh and locked (the table first: every writer does).
-    Only ``match.pk`` is read: the view passes the id it was given, unread, so the
-    request reads the match once. Raises ``NotFound``."""
+    """The match and its table, fresh and locked, in one query: ``of`` lists the table
+    first, and PostgreSQL locks a row's tables in that order, so the table is locked
+    before the match as every writer does. Only ``match.pk`` is read: the view passes
+    the id it was given, unread, so the request reads the match once. Raises
+    ``NotFound``."""
     try:
-        table = Table.objects.select_for_update(of=("self",)).get(match__pk=match.pk)
-    except Table.DoesNotExist:
+        found = (
+            Match.objects.select_for_update(of=("table", "self"))
+            .select_related("table", *_PLAYERS)
+            .get(pk=match.pk)
+        )
+    except Match.DoesNotExist:
         raise NotFound(_("There is no match %(id)s.") % {"id": match.pk}) from None
-    return _match_of(table), table
+    return found, found.table
 
 
 def _match_of(table: Table) -> Match:
     """The (locked) table's match, locked, its players and their play settings joined
     in (one query) and the table on it as this request leaves it: the answer is read
     from it, with no further query."""
-    match = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related(
-            "creator__user", "opponent__user", "creator__play_settings", "opponent__play_settings"
-        )
-        .get(table=table)
-    )
+    match = Match.objects.select_for_update(of=("self",)).select_related(*_PLAYERS).get(table=table)
     match.table = table
     return match
 
@@ -747,8 +752,8 @@ def _start_game(work: _Work) -> None:
 
 
 def _settings(work: _Work, side: int) -> PlaySettings:
-    """The side's player's settings: joined in by ``_match_of`` (read here only for a
-    player who just sat down, accepting)."""
+    """The side's player's settings: joined in by ``_locked`` and ``_match_of`` (read
+    here only for a player who just sat down, accepting)."""
     if side not in work.settings:
         player = work.players[side] if work.players else None
         try:

@@ -3,6 +3,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 
+from club.auth import TokenAuthentication
 from club.models import Player
 from tests.factories import PASSWORD
 
@@ -127,6 +128,27 @@ def test_a_player_may_not_create_players(api, make_player):
     assert response.status_code == 403
     assert response.json()["error"] == "forbidden"
     assert not Player.objects.filter(user__username="gina").exists()
+
+
+def test_a_token_reads_its_user_and_player_in_one_query_and_refuses_as_drf_does(
+    api, make_player, django_assert_num_queries
+):
+    alice = make_player("alice")
+    client = api.as_user(alice.user)
+    request = client.get("/api/players/alice/").wsgi_request
+    with django_assert_num_queries(1):
+        user, _token = TokenAuthentication().authenticate(request)
+        assert user.player == alice
+    client.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+    assert client.get("/api/players/alice/").json() == {
+        "error": "not_authenticated",
+        "detail": "Invalid token.",
+    }
+    alice.user.is_active = False
+    alice.user.save()
+    refused = api.as_user(alice.user).get("/api/players/alice/")
+    assert refused.status_code == 401
+    assert refused.json()["detail"] == "User inactive or deleted."
 
 
 def test_anonymous_gets_401_json(api):

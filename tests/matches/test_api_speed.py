@@ -12,10 +12,10 @@ from matches.api import MatchOutput
 from matches.models import Match, PlaySettings
 from tests.matches.api_helpers import act, ok, path, start_match, step
 
-# An action's queries: the token with its user and player; the table and the match
-# locked (the players and their settings joined in); the table written; the log rows
-# inserted. A game's end writes the match too.
-QUERIES_PER_ACTION = 5
+# An action's queries: the token with its user and player; the match and its table
+# locked in one (the players and their settings joined in); the table written; the log
+# rows inserted. A game's end writes the match too.
+QUERIES_PER_ACTION = 4
 
 
 def _by_fields(match: Match) -> dict:

@@ -528,7 +528,8 @@ class ChouetteGameOutput(serializers.Serializer[ChouetteGame]):
     recorded_at = serializers.DateTimeField()
 
     def get_points(self, game: ChouetteGame) -> dict[str, int]:
-        return {row.player.username: row.points for row in game.points.all()}
+        names = self.context["names"]
+        return {names[row.player_id]: row.points for row in game.points.all()}
 
     @extend_schema_field(ChouetteSeatsOutput)
     def get_seats(self, game: ChouetteGame) -> dict[str, Any]:
@@ -540,8 +541,7 @@ class ChouetteGameOutput(serializers.Serializer[ChouetteGame]):
         return undo.number if undo is not None else None
 
 
-def _seating_of(chouette: Chouette) -> Any:
-    names = selectors.chouette_names(chouette=chouette)
+def _seating_of(chouette: Chouette, names: dict[int, str]) -> Any:
     options = selectors.chouette_options(chouette=chouette)
 
     def seating_of(seats: list[int]) -> dict[str, Any]:
@@ -565,7 +565,8 @@ class GameListView(generics.ListAPIView[ChouetteGame]):
     def get_serializer_context(self) -> dict[str, Any]:
         context = dict(super().get_serializer_context())
         if hasattr(self, "chouette"):
-            context["seating_of"] = _seating_of(self.chouette)
+            context["names"] = selectors.chouette_names(chouette=self.chouette)
+            context["seating_of"] = _seating_of(self.chouette, context["names"])
         return context
 
 

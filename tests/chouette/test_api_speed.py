@@ -25,6 +25,10 @@ QUERIES_AT_A_GAMES_END = QUERIES_PER_ACTION + 3
 # the answer is the proposal); the member's proposal for the turn read, then written; the
 # session's UPDATE. The same for a first proposal and for one replacing it.
 QUERIES_PER_PROPOSAL = 6
+# The table page (or its live region): the session and its user; the viewer's player; the
+# session with its table, scorekeeper and games played; its players with their points and
+# names; the games; their points (by player id). The same for any seats and games.
+QUERIES_PER_TABLE_PAGE = 7
 # GET /api/chouettes/{id}/: the token; the session with its table, scorekeeper and games
 # played; its players with their points. The same for any number of seats.
 QUERIES_PER_GET = 3
@@ -212,12 +216,12 @@ def _played(api, members, order, games):
 
 
 @pytest.mark.django_db
-def test_the_table_page_reads_the_same_whatever_the_seats_and_the_games(api, client, members):
-    counts = []
+@pytest.mark.parametrize("path", ["", "?live=region"])  # the page; its region, live_region.js's
+def test_the_table_page_reads_the_same_whatever_the_seats_and_the_games(api, client, members, path):
     for order, games in ((["alice", "bob", "carol", "dave"], 1), (NAMES[:6], 3)):
         table = _played(api, members, order, games)
         client.force_login(members["gina"].user)
-        response, sql = _queries(lambda pk=table.pk: client.get(f"/chouettes/{pk}/"))
+        response, sql = _queries(lambda pk=table.pk: client.get(f"/chouettes/{pk}/{path}"))
         assert response.status_code == 200
         html = response.content.decode()
         for pk in Chouette.objects.get(pk=table.pk).seats:
@@ -226,8 +230,19 @@ def test_the_table_page_reads_the_same_whatever_the_seats_and_the_games(api, cli
         assert len(_reads(sql, "chouette_chouette")) == 1, sql
         standing = [q for q in sql if 'INNER JOIN "chouette_membership"' in q]
         assert len(standing) == 1, sql  # the players, their points and names, once
-        counts.append(len(sql))
-    assert counts[0] == counts[1], counts
+        assert len(sql) == QUERIES_PER_TABLE_PAGE, sql
+
+
+@pytest.mark.django_db
+def test_the_games_list_names_the_points_from_the_sessions_names(api, members):
+    table = _played(api, members, NAMES[:6], 3)
+    response, sql = _queries(lambda: table.get("gina", "games/"))
+    listed = response.json()
+    listed = listed.get("results", listed)
+    assert [game["number"] for game in listed] == [1, 2, 3]
+    assert all(sum(game["points"].values()) == 0 for game in listed)
+    assert set(listed[0]["points"]) <= set(NAMES[:6])
+    assert not _reads(sql, "auth_user"), sql  # the points by player id, named by the names
 
 
 @pytest.mark.django_db

@@ -423,7 +423,8 @@ def member_follow(seat: Seat, table: Table, stop: threading.Event) -> None:
 
 def screen_follow(table: Table, since: int, stop: threading.Event) -> None:
     """The big screen (the table page, static/club/live_region.js): a held live request,
-    then the page fetched again, and its version the next request's ``since``."""
+    then the page's live region fetched again (``?live=region``), and its version the
+    next request's ``since``."""
     screen = table.screen
     while not stop.is_set():
         status, body, _ = screen.client.call(
@@ -434,12 +435,13 @@ def screen_follow(table: Table, since: int, stop: threading.Event) -> None:
             continue
         if body["version"] > since:
             screen.seen.append((time.monotonic(), body["version"]))
-            shown = page_fetch(screen.client, f"/chouettes/{table.pk}/")
+            shown = page_fetch(screen.client, f"/chouettes/{table.pk}/?live=region")
             since = shown if shown is not None else body["version"]
 
 
 def page_fetch(client: play.Client, path: str) -> int | None:
-    """The table page as the big screen fetches it: its live version, timed."""
+    """The table page's live region as the big screen fetches it: its live version,
+    timed."""
     start = time.monotonic()
     try:
         response = client.session.get(play.BASE + path, timeout=30)

@@ -1,11 +1,14 @@
-"""Where an online chouette action's time goes, and a follower's GET: CPU per layer.
+"""Where an online chouette's requests' time goes: CPU per layer, per request type.
 
 Not a test. ``profile_action.py``'s method (its ``Meter``, production's settings on
 PostgreSQL, DEBUG off, the connection closed after every request) on online chouettes
 of four players with a clock, played through the whole request path with Django's test
-client: every action of the box and the captain (start, roll, move), and after each
-one the ``GET /api/chouettes/{id}/`` every follower makes. A layer missing from the
-code under test (an older version) is left out of the table.
+client, each request type the bench (``api_chouette.py``) makes: every action of the box
+and the captain (start, roll, move); after each one the ``GET /api/chouettes/{id}/``
+every follower makes and the table page the big screen fetches (``page``: what
+static/club/live_region.js asks for, ``?live=region``, with a session); and, while the
+captain moves, a crew member's proposal (``propose``). A layer missing from the code
+under test (an older version) is left out of the table.
 
     .venv/bin/python bench/profile_chouette.py                # DATABASE_POOL=0
 
@@ -38,6 +41,10 @@ LAYERS = (
     ("  the names (seats)", "chouette.selectors", "chouette_names"),
     ("  players + points (standing)", "chouette.selectors", "chouette_standing"),
     ("  write session, table, log", "chouette.online", "_save"),
+    ("the proposal (transaction)", "chouette.online", "chouette_propose"),
+    ("session auth (session+user)", "django.contrib.auth", "get_user"),
+    ("page: the table's context", "chouette.views", "_table_context"),
+    ("page: template rendering", "django.template.backends.django", "Template.render"),
     ("answer: chouette_card", "chouette.api", "chouette_card"),
     ("  scores", "chouette.selectors", "chouette_scores"),
     ("  games played", "chouette.selectors", "chouette_games_played"),
@@ -70,6 +77,7 @@ def main() -> None:
     profile.DATABASE = "club_profile_chouette"
     profile.environment(args.pool)
     profile.django_ready()
+    from django.core.management import call_command
     from django.db import connection
     from django.test import Client
     from rest_framework.authtoken.models import Token
@@ -83,8 +91,11 @@ def main() -> None:
         token = Token.objects.create(user=player.user).key
         clients[player.user.username] = Client(HTTP_AUTHORIZATION=f"Token {token}")
     names = list(clients)
+    call_command("collectstatic", "--noinput", verbosity=0)  # a whole page needs the manifest
+    screen = Client()  # the big screen: a member signed in with a session
+    screen.force_login(player.user)
     layers = present(LAYERS)
-    meters = {kind: profile.Meter() for kind in ("action", "get")}
+    meters = {kind: profile.Meter() for kind in ("action", "get", "page", "propose")}
     profile.LAYERS = layers
     for meter in meters.values():
         profile.instrument(meter)
@@ -109,7 +120,7 @@ def main() -> None:
         assert response.status_code in (200, 201), response.content
         totals[kind][0] += 1
         totals[kind][2] += count
-        return response.json()
+        return response
 
     box = clients[names[0]]
     body: dict[str, Any] = {}
@@ -121,25 +132,40 @@ def main() -> None:
                  "options": {"cube": "multiple", "turn_time": 600}},
                 content_type="application/json",
             ).json()  # fmt: skip
-            path = f"/api/chouettes/{body['id']}/"
-            body = timed("action", box.post, path + "start/", {})
+            path, page = f"/api/chouettes/{body['id']}/", f"/chouettes/{body['id']}/"
+            body = timed("action", box.post, path + "start/", {}).json()
         game = body["game"]
         if game["phase"] == "over":
-            body = timed("action", box.post, path + "start/", {})
+            body = timed("action", box.post, path + "start/", {}).json()
         else:
             mover = clients[game["awaiting"][0]]
             plays = game["legal_plays"]
+            play = plays[0] if plays else ""
+            captain = game["captain"]  # who moves for the team now (H7)
+            if game["phase"] == "move" and game["awaiting"] == [captain]:
+                crew = [
+                    n
+                    for n, cube in game["cubes"].items()
+                    if n != captain and cube["state"] == "live"
+                ]
+                for name in crew[:1]:
+                    sent = {"turn_no": game["turn_no"], "kind": "play", "play": play}
+                    timed("propose", clients[name].post, path + "proposals/", sent,
+                          content_type="application/json")  # fmt: skip
             kind, sent = (
                 ("roll", {"turn_no": game["turn_no"]})
                 if game["phase"] == "roll"
-                else ("move", {"turn_no": game["turn_no"], "play": plays[0] if plays else ""})
+                else ("move", {"turn_no": game["turn_no"], "play": play})
             )
             body = timed(
                 "action", mover.post, path + f"{kind}/", sent, content_type="application/json"
-            )
+            ).json()
         timed("get", clients[names[2]].get, path)
+        timed("page", screen.get, page + "?live=region")
     for kind, meter in meters.items():
         requests, cpu, queries = totals[kind]
+        if not requests:
+            continue
         print(f"{requests} {kind}s, DATABASE_POOL={args.pool}")
         print(f"  CPU a request: {1000 * cpu / requests:.2f} ms", end="; ")
         print(f"queries a request: {queries / requests:.1f}")

@@ -52,7 +52,7 @@ class _Turn:
     chouette: Chouette
     table: Table
     now: datetime
-    standing: selectors.Standing
+    standing: selectors.Standing | None  # None: read for a proposal, which shows none of it
     game: Game | None = None
     rows: list[Action] = field(default_factory=list)
     seen_version: int = 0
@@ -68,6 +68,7 @@ class _Turn:
 
     @property
     def names(self) -> dict[int, str]:
+        assert self.standing is not None
         return self.standing.names
 
     @property
@@ -80,10 +81,12 @@ class _Turn:
         return self.game
 
 
-def _load(chouette: Chouette) -> _Turn:
+def _load(chouette: Chouette, *, answered: bool = True) -> _Turn:
     """The session's table and the session, locked (the table first, as every writer of
     a table does), the session open and online. Only ``chouette.pk`` is read: the views
-    pass the id unread, so an action reads the session once."""
+    pass the id unread, so an action reads the session once. ``answered``: with what
+    the chouette's answer shows (``_turn_at``); a proposal, answered with itself, reads
+    only the rows it locks."""
     try:
         table = Table.objects.select_for_update(of=("self",)).get(chouette__pk=chouette.pk)
     except Table.DoesNotExist:
@@ -92,24 +95,27 @@ def _load(chouette: Chouette) -> _Turn:
         raise Conflict(
             _("This chouette is recorded: its games are played on a real board.")
         ) from None
-    turn = _turn_at(table, engine.clock_now())
+    turn = _turn_at(table, engine.clock_now(), answered=answered)
     if turn.chouette.status != Chouette.Status.OPEN:
         raise Conflict(_("This chouette is closed."))
     return turn
 
 
-def _turn_at(table: Table, now: datetime) -> _Turn:
+def _turn_at(table: Table, now: datetime, *, answered: bool = True) -> _Turn:
     """The (locked) table's session, locked, read as its card reads it (the scorekeeper,
     the games played) with its players and their points: what the answer shows, so
-    nothing is read after the action. The table is set on it as this request leaves it."""
+    nothing is read after the action (``answered``; else the session's row alone). The
+    table is set on it as this request leaves it."""
     locking = Chouette.objects.select_for_update(of=("self",))
-    locked = selectors.chouette_card_rows(locking, table=False).get(table=table)
+    if answered:
+        locking = selectors.chouette_card_rows(locking, table=False)
+    locked = locking.get(table=table)
     locked.table = table
     return _Turn(
         chouette=locked,
         table=table,
         now=now,
-        standing=selectors.chouette_standing(chouette=locked),
+        standing=selectors.chouette_standing(chouette=locked) if answered else None,
     )
 
 
@@ -354,7 +360,7 @@ def chouette_propose(
     cube, no talk") or every proposal. A newer proposal for the turn replaces the older."""
     if kind not in Proposal.Kind.values:
         raise Invalid(_("%(kind)s is not a proposal.") % {"kind": kind})
-    turn = _load(chouette)
+    turn = _load(chouette, answered=False)
     game = turn.playing()
     locked, name = turn.chouette, player.username
     if name not in game.options.holders:
@@ -372,17 +378,19 @@ def chouette_propose(
         engine.rules_apply(game.play, play)  # only a legal play is proposed
     elif game.on_roll != TEAM and game.phase is not Phase.TAKE_OR_PASS:
         raise Conflict(_("The team consults on its cube while it decides."))
-    proposal, _created = Proposal.objects.update_or_create(
-        chouette=locked,
-        turn_no=turn.table.turn_no,
-        player=player,
-        defaults={
-            "game_number": turn.table.game_number,
-            "kind": kind,
-            "play": play if kind == Proposal.Kind.PLAY else "",
-            "at": turn.now,
-        },
+    # The session's lock keeps every other proposal of this turn out until commit: the
+    # member's own for the turn (if any) read, then written over, without
+    # update_or_create's savepoints.
+    key = {"chouette": locked, "turn_no": turn.table.turn_no, "player": player}
+    proposal = Proposal(
+        pk=Proposal.objects.filter(**key).values_list("pk", flat=True).first(),
+        **key,
+        game_number=turn.table.game_number,
+        kind=kind,
+        play=play if kind == Proposal.Kind.PLAY else "",
+        at=turn.now,
     )
+    proposal.save()
     _advance(locked)  # the team's boards look again
     return proposal
 
@@ -508,6 +516,7 @@ def _save(turn: _Turn) -> None:
             recorded_by=actor.user if actor is not None else None,
             also=dice,
         )
+        assert turn.standing is not None
         turn.standing = turn.standing.game_written(points)
     else:
         _advance(locked, **dice)

@@ -192,10 +192,11 @@ def chouette_rows(*, chouette: Chouette) -> int:
 
 
 def chouette_game_list(*, chouette: Chouette) -> QuerySet[ChouetteGame]:
-    """Every game row, oldest first, with its points and whether it was undone."""
+    """Every game row, oldest first, with its points (by player id: ``chouette_names``
+    names them, so no player or user is read again) and whether it was undone."""
     return (
         chouette.game_rows.select_related("undoes", "undone_by")
-        .prefetch_related("points__player__user")
+        .prefetch_related("points")
         .order_by("number")
     )
 

@@ -34,6 +34,7 @@ from club import selectors as club_selectors
 from club.auth import member
 from club.errors import NotFound, ServiceError
 from club.models import Player
+from club.pages import live_template
 from matches import selectors as match_selectors
 from matches import services as engine
 from matches.board import Home, board_svg, can_confirm, landing_steps, picture_for
@@ -274,12 +275,14 @@ def _online_context(
 @require_GET
 def chouette(request: HttpRequest, pk: int) -> HttpResponse:
     """The table page for the big screen: box, captain, crew in line order, partner,
-    running scores and the games; it follows the live channel (``chouette:<id>``)."""
+    running scores and the games; it follows the live channel (``chouette:<id>``),
+    fetching its live region alone on each new version."""
     shown = _chouette_or_404(pk)
     context = _table_context(shown)
     context["may_record"] = services.may_record(chouette=shown, user=member(request.user))
     context["plays_online"] = _plays_online(shown, getattr(request.user, "player", None))
-    return render(request, "chouette/table.html", context)
+    template = live_template(request, page="chouette/table.html", region="chouette/_live.html")
+    return render(request, template, context)
 
 
 # The scorekeeper's form ------------------------------------------------------------------

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from club.auth import member
 from club.errors import Conflict, NotFound, ServiceError
 from club.models import Player
+from club.pages import live_template
 from tournaments import selectors, services
 from tournaments.models import Entry, Tournament
 
@@ -23,7 +24,7 @@ def tournaments(request: HttpRequest) -> HttpResponse:
 
 def tournament(request: HttpRequest, pk: int) -> HttpResponse:
     """A tournament: the bracket (eliminations) or the standings, every round's
-    pairings, and the prizes once paid out."""
+    pairings, and the prizes once paid out; its live region alone on each new version."""
     shown = _tournament_or_404(pk)
     context = selectors.tournament_draw(tournament=shown)
     if request.user.is_authenticated:
@@ -31,7 +32,10 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
             (entry for entry in shown.entries.all() if entry.player.user_id == request.user.pk),
             None,
         )
-    return render(request, "tournaments/tournament.html", context)
+    template = live_template(
+        request, page="tournaments/tournament.html", region="tournaments/_live.html"
+    )
+    return render(request, template, context)
 
 
 def _tournament_or_404(pk: int) -> Tournament:

@@ -1,8 +1,10 @@
 // A page region that follows its live topic (docs/live.md): the chouette table and a
 // tournament's page. The server holds GET /api/live/ until the topic's version moves,
-// then the page fetches itself again and swaps in the new region, where the reader is
-// (no reload). A fresh region with no topic is finished: nothing more will move, so the
-// page stops asking. A failed request waits a little and asks again.
+// then the page fetches its region alone (its own address with ?live=region: the view
+// answers the region's template, without the base's header and footer) and swaps it in,
+// where the reader is (no reload). A fresh region with no topic is finished: nothing
+// more will move, so the page stops asking. A failed request waits a little and asks
+// again.
 (function () {
   "use strict";
   const region = document.querySelector("[data-live-region]");
@@ -12,7 +14,9 @@
   const pause = (ms) => new Promise((done) => setTimeout(done, ms));
 
   async function refresh() {
-    const answer = await fetch(window.location.href, { credentials: "same-origin" });
+    const address = new URL(window.location.href);
+    address.searchParams.set("live", "region");
+    const answer = await fetch(address, { credentials: "same-origin" });
     const page = new DOMParser().parseFromString(await answer.text(), "text/html");
     const fresh = page.querySelector("[data-live-region]");
     if (!answer.ok || !fresh) {

@@ -6,6 +6,7 @@ timeout task only for a new deadline."""
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from rest_framework import serializers
 
 from chouette import online
 from chouette.api import ChouetteOutput, chouette_card
@@ -20,6 +21,14 @@ from tests.chouette.online_table import OnlineTable
 # UPDATE; the log rows. A game's end adds the game row's number, the row and its points.
 QUERIES_PER_ACTION = 7
 QUERIES_AT_A_GAMES_END = QUERIES_PER_ACTION + 3
+# A proposal (H2): the token; the table and the session locked (the session's row alone:
+# the answer is the proposal); the member's proposal for the turn read, then written; the
+# session's UPDATE. The same for a first proposal and for one replacing it.
+QUERIES_PER_PROPOSAL = 6
+# The table page (or its live region): the session and its user; the viewer's player; the
+# session with its table, scorekeeper and games played; its players with their points and
+# names; the games; their points (by player id). The same for any seats and games.
+QUERIES_PER_TABLE_PAGE = 7
 # GET /api/chouettes/{id}/: the token; the session with its table, scorekeeper and games
 # played; its players with their points. The same for any number of seats.
 QUERIES_PER_GET = 3
@@ -45,8 +54,20 @@ def _reads(sql, table):
 
 
 def _fresh_card(pk):
-    """The answer as GET builds it from a fresh read, field by field."""
+    """The answer as GET builds it from a fresh read."""
     return ChouetteOutput(chouette_card(Chouette.objects.get(pk=pk))).data
+
+
+def _by_fields(pk):
+    """The answer as DRF built it field by field before the speed work: the session's
+    own values (its times, stake and options) through every field of ``ChouetteOutput``."""
+    chouette = Chouette.objects.get(pk=pk)
+    body = chouette_card(chouette)
+    own = {"stake": chouette.stake, "options": chouette, "created_at": chouette.recorded_at,
+           "closed_at": chouette.closed_at}  # fmt: skip
+    if body["game"] is not None:
+        own["game"] = {**body["game"], "deadline": chouette.table.deadline}
+    return serializers.Serializer.to_representation(ChouetteOutput(), {**body, **own})
 
 
 def _step(table):
@@ -90,13 +111,15 @@ def test_an_action_reads_the_session_once_and_its_queries_stay_flat(api, members
 
 @pytest.mark.django_db
 def test_each_answer_is_what_a_fresh_get_answers_across_a_games_end(api, members):
-    table = OnlineTable(api, members, ["alice", "bob", "carol", "dave"], cube="single")
+    # A clock: every answer carries a deadline.
+    order = ["alice", "bob", "carol", "dave"]
+    table = OnlineTable(api, members, order, cube="single", turn_time=60)
     games_seen, scores_seen = set(), set()
     for _action in range(400):
         response = _step(table)
         assert response.status_code == 200, response.json()
         table.body = response.json()
-        assert table.body == _fresh_card(table.pk)
+        assert table.body == _fresh_card(table.pk) == _by_fields(table.pk)
         assert table.body == table.get("erin").json()  # a member watching
         games_seen.add(table.body["games"])
         scores_seen.add(tuple(sorted(table.body["scores"].items())))
@@ -105,6 +128,27 @@ def test_each_answer_is_what_a_fresh_get_answers_across_a_games_end(api, members
     assert games_seen == {0, 1, 2}
     assert len(scores_seen) > 1  # a game's end moved the scores on
     assert sum(table.body["scores"].values()) == 0
+
+
+@pytest.mark.django_db
+def test_h2_a_proposal_reads_only_the_rows_it_locks_and_replaces_the_members_own(api, members):
+    table = OnlineTable(api, members, ["alice", "bob", "carol", "dave"], cube="multiple")
+    table.act("alice", "start")
+    game = table.play(until=lambda g: g["phase"] == "move" and g["awaiting"] == ["bob"]
+                      and len(g["legal_plays"]) > 1)  # fmt: skip
+    version = table.get("alice").json()["version"]
+    for play in game["legal_plays"][:2]:
+        body = {"turn_no": game["turn_no"], "kind": "play", "play": play}
+        response, sql = _queries(lambda body=body: table.post("dave", "proposals", **body))
+        assert response.status_code == 201, response.json()
+        assert len(sql) == QUERIES_PER_PROPOSAL, "\n".join(q[:160] for q in sql)
+        assert not _reads(sql, "club_player"), sql  # no standing: the answer is the proposal
+        assert not [q for q in sql if "SAVEPOINT" in q], sql
+    seen = table.get("carol", "proposals/").json()
+    assert [(p["player"], p["play"], p["turn_no"]) for p in seen] == [
+        ("dave", game["legal_plays"][1], game["turn_no"])
+    ]
+    assert table.get("alice").json()["version"] == version + 2  # the team's boards look again
 
 
 @pytest.mark.django_db
@@ -172,12 +216,12 @@ def _played(api, members, order, games):
 
 
 @pytest.mark.django_db
-def test_the_table_page_reads_the_same_whatever_the_seats_and_the_games(api, client, members):
-    counts = []
+@pytest.mark.parametrize("path", ["", "?live=region"])  # the page; its region, live_region.js's
+def test_the_table_page_reads_the_same_whatever_the_seats_and_the_games(api, client, members, path):
     for order, games in ((["alice", "bob", "carol", "dave"], 1), (NAMES[:6], 3)):
         table = _played(api, members, order, games)
         client.force_login(members["gina"].user)
-        response, sql = _queries(lambda pk=table.pk: client.get(f"/chouettes/{pk}/"))
+        response, sql = _queries(lambda pk=table.pk: client.get(f"/chouettes/{pk}/{path}"))
         assert response.status_code == 200
         html = response.content.decode()
         for pk in Chouette.objects.get(pk=table.pk).seats:
@@ -186,8 +230,19 @@ def test_the_table_page_reads_the_same_whatever_the_seats_and_the_games(api, cli
         assert len(_reads(sql, "chouette_chouette")) == 1, sql
         standing = [q for q in sql if 'INNER JOIN "chouette_membership"' in q]
         assert len(standing) == 1, sql  # the players, their points and names, once
-        counts.append(len(sql))
-    assert counts[0] == counts[1], counts
+        assert len(sql) == QUERIES_PER_TABLE_PAGE, sql
+
+
+@pytest.mark.django_db
+def test_the_games_list_names_the_points_from_the_sessions_names(api, members):
+    table = _played(api, members, NAMES[:6], 3)
+    response, sql = _queries(lambda: table.get("gina", "games/"))
+    listed = response.json()
+    listed = listed.get("results", listed)
+    assert [game["number"] for game in listed] == [1, 2, 3]
+    assert all(sum(game["points"].values()) == 0 for game in listed)
+    assert set(listed[0]["points"]) <= set(NAMES[:6])
+    assert not _reads(sql, "auth_user"), sql  # the points by player id, named by the names
 
 
 @pytest.mark.django_db

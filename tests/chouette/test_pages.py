@@ -165,6 +165,18 @@ def test_the_table_page_shows_the_seats_scores_and_games_and_follows_the_live_to
     assert keeper_client.get("/api/live/?topic=chouette:999&wait=0").status_code == 404
 
 
+def test_the_table_page_answers_its_live_region_alone_when_live_region_js_asks(
+    keeper_client, members
+):
+    chouette = opened(keeper_client, members, partner_from="4")
+    page = keeper_client.get(f"/chouettes/{chouette.pk}/").content.decode()
+    region = keeper_client.get(f"/chouettes/{chouette.pk}/?live=region").content.decode()
+    assert region.startswith('<div class="chouette-live" data-live-region')
+    assert f'data-live-topic="chouette:{chouette.pk}" data-live-version="0"' in region
+    assert region.strip() in page  # the page's own region, as it is
+    assert "<header" not in region and "<html" not in region and "live_region.js" not in region
+
+
 def test_a_players_chouettes_and_their_points(keeper_client, members):
     chouette = opened(keeper_client, members)
     keeper_client.post(

@@ -156,6 +156,11 @@ def test_the_page_follows_the_live_channel(api, client, make_player, staff, four
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert f'data-live-topic="{topic}" data-live-version="{before + 1}"' in page
     assert "club/live_region.js" in page
+    # What live_region.js fetches on a new version: the region alone, as the page has it.
+    region = client.get(f"/tournaments/{tournament.pk}/?live=region").content.decode()
+    assert region.startswith('<div class="tournament" data-live-region')
+    assert region.strip() in page
+    assert "<header" not in region and "live_region.js" not in region
 
 
 def test_a_member_enters_from_the_page_while_registration_is_open(client, staff, four):

@@ -137,6 +137,41 @@ def test_a_failed_read_is_logged_and_the_next_tick_reads_again(caplog):
     assert "reading the versions of 1 topics failed" in caplog.text
 
 
+def test_a_later_waiter_that_read_the_new_version_itself_does_not_hide_it_from_the_others():
+    """A waits at version 1; the topic moves to 2; B, whose own read saw 2, starts to wait
+    before the watcher's next read. That read must still wake A (B's version is no news
+    the watcher may keep to itself), or A waits for the next move or its timeout."""
+    b_waits = threading.Event()
+    reads = []
+
+    def read(topics):
+        reads.append(sorted(topics))
+        if len(reads) > 1:
+            b_waits.wait(5)
+            return dict.fromkeys(topics, 2)
+        return dict.fromkeys(topics, 1)
+
+    watcher = live.Watcher(read, 0.01)
+    a_answers = []
+    a = threading.Thread(
+        target=lambda: a_answers.append(watcher.wait("t:a", since=1, known=1, timeout=10))
+    )
+    started = time.monotonic()
+    a.start()
+    while len(reads) < 2:
+        time.sleep(0.005)
+    b = threading.Thread(
+        target=watcher.wait, args=("t:a",), kwargs=dict(since=2, known=2, timeout=0.5)
+    )
+    b.start()
+    time.sleep(0.05)  # B is registered with the watcher: its own read saw version 2
+    b_waits.set()
+    a.join()
+    b.join()
+    assert a_answers == [live.Answer(2)]
+    assert time.monotonic() - started < 5
+
+
 @pytest.mark.django_db(transaction=True)
 def test_an_idle_watcher_gives_its_database_connection_back():
     """The watcher's thread reads through its own connection; once nobody waits it closes

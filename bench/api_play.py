@@ -16,6 +16,8 @@ broker, 13 the results), DEBUG off, then prints, in one run:
   that each was applied exactly once (the action log).
 
     .venv/bin/python bench/api_play.py --quick     # a smoke check, about 3 minutes
+    .venv/bin/python bench/api_play.py --quick --games 100 --mechanisms held
+                                                   # the peak at another size
     .venv/bin/python bench/api_play.py             # the figures (bench/README.md)
 
 bench/README.md says what each figure measures and the last figures measured.
@@ -39,7 +41,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -761,8 +763,13 @@ def main() -> None:
         default=POOL,
         help=f"DATABASE_POOL for the service (default {POOL}, docker-compose.yml's; 0: none)",
     )
+    parser.add_argument(
+        "--games", type=int, help="games at once at the peak (default: 40 quick, 200 full)"
+    )
     args = parser.parse_args()
     plan = QUICK if args.quick else FULL
+    if args.games:
+        plan = replace(plan, games=args.games)
     mechanisms = args.mechanisms.split(",")
     var_dir = Path(tempfile.mkdtemp(prefix="bench-play-"))
     env = service_env(var_dir, args.pool)

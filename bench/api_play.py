@@ -3,7 +3,7 @@
 Not a test (nothing in CI runs it). It starts what ``manage.py runclub`` and
 ``docker-compose.yml`` start (gunicorn with its workers and threads, the Celery workers
 and beat) as subprocesses, on PostgreSQL (database ``club_bench_play``) and Redis (DB 12 the
-broker, 13 the results), DEBUG off, then prints, in one run:
+broker, 13 the results, 11 the cache), DEBUG off, then prints, in one run:
 
 - one match alone, then throughput: bots playing complete matches as fast as they can,
   actions/s by type;
@@ -58,6 +58,7 @@ BASE = f"http://{BIND}"
 DATABASE = "club_bench_play"
 POSTGRES = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
 REDIS = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379")
+CACHE_DB = 11  # the Redis DB of the service's cache (CACHE_URL), as compose gives it one
 LIVE_WAIT = 25  # seconds a held live request waits at most (club.live.MAX_WAIT)
 BASELINE_S = 10.0  # seconds of one match alone, before the throughput part
 POLL_EVERY = 1.0  # seconds between two polls (the plain and conditional mechanisms)
@@ -103,6 +104,7 @@ def service_env(
         "DATABASE_URL": f"{POSTGRES}/{database}",
         "CELERY_BROKER_URL": f"{REDIS}/{broker}",
         "CELERY_RESULT_BACKEND": f"{REDIS}/{results}",
+        "CACHE_URL": f"{REDIS}/{CACHE_DB}",
         "VAR_DIR": str(var_dir),
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     }
@@ -130,7 +132,7 @@ def database_prepare(
     )
     import redis
 
-    for db in redis_dbs:
+    for db in (*redis_dbs, CACHE_DB):
         redis.Redis.from_url(f"{REDIS}/{db}").flushdb()
     # The pages' static files, with their manifest, as the Docker image's build collects
     # them (DEBUG off: without it every page is a 500).

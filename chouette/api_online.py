@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from chouette import online, selectors
 from chouette.api import ChouetteOutput, chouette_card
 from chouette.models import Chouette, Proposal
+from club import live
 from club.api_base import UsernameField
 from club.auth import member
 from club.errors import Conflict, Forbidden, NotFound
@@ -94,8 +95,11 @@ def _player(user: User) -> Player:
 
 def _answer(chouette: Chouette) -> Response:
     """The session as the service left it (its table and standing on it): no read after
-    the commit."""
-    return Response(ChouetteOutput(chouette_card(chouette)).data)
+    the commit; handed to the live channel too, so no web process reads it again for the
+    session's followers."""
+    body = ChouetteOutput(chouette_card(chouette)).data
+    live.state_share(topic=body["topic"], version=body["version"], state=body)
+    return Response(body)
 
 
 class ChouetteActionView(APIView):

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.cache import cache
 from django.db import connection
 from django.utils.translation import gettext as _
 
@@ -40,6 +41,7 @@ log = logging.getLogger("club.live")
 
 MAX_WAIT = 25.0  # seconds: under the usual 30 s idle timeout of proxies and browsers
 TICK = 0.1  # seconds between two reads of the versions waited on, per process
+SHARED_FOR = 60  # seconds a state handed over by its writer stays in the cache
 
 State = Mapping[str, Any]
 VersionsOf = Callable[[Collection[str]], Mapping[str, int]]
@@ -113,11 +115,40 @@ def topic_version(*, topic: str, user: AbstractBaseUser | AnonymousUser) -> int:
 
 
 def _state_now(kind: TopicKind, key: str, version: int) -> Answer:
-    """The answer to a client behind ``version``: with the key's state, if its kind has one."""
+    """The answer to a client behind ``version``: with the key's state, if its kind has
+    one (the one its writer handed over, else read)."""
     if kind.states is None:
         return Answer(version)
-    read = kind.states([key]).get(key)
+    topic = f"{kind.name}:{key}"
+    read = shared_states({topic: version}).get(topic) or kind.states([key]).get(key)
     return Answer(version) if read is None else Answer(*read)
+
+
+def _shared_key(topic: str, version: int) -> str:
+    return f"live:{topic}:{version}"
+
+
+def state_share(*, topic: str, version: int, state: State) -> None:
+    """Hand the state a writer has just answered with, after its commit, to the watchers
+    of every web process through Django's cache (``CACHE_URL``): their next read of the
+    topic finds it instead of building it again (docs/live.md). The change is made
+    already, so a cache that fails is logged, not raised: the watchers read it themselves."""
+    try:
+        cache.set(_shared_key(topic, version), dict(state), SHARED_FOR)
+    except Exception:
+        log.warning("live: handing over the state of %s failed", topic, exc_info=True)
+
+
+def shared_states(versions: Mapping[str, int]) -> dict[str, tuple[int, State]]:
+    """The states handed over (``state_share``) for these topics at these versions; none
+    when the cache fails (logged: the caller reads them itself)."""
+    keys = {_shared_key(topic, version): topic for topic, version in versions.items()}
+    try:
+        found = cache.get_many(list(keys))
+    except Exception:
+        log.warning("live: reading %d handed-over states failed", len(keys), exc_info=True)
+        return {}
+    return {keys[key]: (versions[keys[key]], state) for key, state in found.items()}
 
 
 def _keys_by_kind(topics: Collection[str], *, with_states: bool) -> dict[str, list[str]]:
@@ -154,13 +185,14 @@ def read_states(topics: Collection[str]) -> dict[str, tuple[int, State]]:
 class Watcher:
     """Reads the versions of the topics waited on in this process and wakes the waiters.
 
-    ``read`` is ``read_versions``, ``read_states`` is ``read_states`` (tests give others).
-    Each tick reads the versions only; the states are read for the topics that moved,
-    one call a tick, and every waiter of a topic gets the same state (its followers in
-    this process cost one read, not one each). Its thread starts with the first wait and
-    sleeps on a condition while nobody waits, so an idle process makes no queries and
-    holds no connection. A failed read is logged and retried at the next tick, with a new
-    database connection.
+    ``read`` is ``read_versions``, ``read_states`` is ``read_states``, ``read_shared`` is
+    ``shared_states`` (tests give others). Each tick reads the versions only; for the
+    topics that moved, the states their writers handed over are taken from the cache and
+    the others read, one call a tick, and every waiter of a topic gets the same state
+    (its followers in this process cost one read, not one each). Its thread starts with
+    the first wait and sleeps on a condition while nobody waits, so an idle process makes
+    no queries and holds no connection. A failed read is logged and retried at the next
+    tick, with a new database connection.
     """
 
     def __init__(
@@ -168,9 +200,11 @@ class Watcher:
         read: Callable[[Collection[str]], Mapping[str, int]],
         tick: float = TICK,
         read_states: Callable[[Collection[str]], Mapping[str, tuple[int, State]]] = read_states,
+        read_shared: Callable[[Mapping[str, int]], Mapping[str, tuple[int, State]]] = shared_states,
     ):
         self._read = read
         self._read_states = read_states
+        self._read_shared = read_shared
         self._tick = tick
         self._lock = threading.Lock()
         self._someone_waits = threading.Condition(self._lock)
@@ -238,8 +272,11 @@ class Watcher:
             ]
         if not moved:
             return {}
+        states = dict(self._read_shared({topic: versions[topic] for topic in moved}))
         try:
-            states = self._read_states(moved)
+            missing = [topic for topic in moved if topic not in states]
+            if missing:
+                states.update(self._read_states(missing))
         except Exception:
             log.exception("live: reading the states of %d topics failed", len(moved))
             connection.close()

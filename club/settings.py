@@ -227,6 +227,16 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# The cache: what the live channel's writers hand to every web process's watcher
+# (docs/live.md). Redis in production (CACHE_URL, its own database number); left unset,
+# each process has its own memory cache, and a watcher that misses reads the database.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    if CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
+
 # Celery: Redis in production; with no broker server, kombu's filesystem transport.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
 CELERY_RESULT_BACKEND = os.environ.get(

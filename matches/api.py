@@ -29,6 +29,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from club import live
 from club import selectors as club_selectors
 from club import services as club_services
 from club.api_base import (
@@ -441,6 +442,14 @@ def _match(match: Match) -> Response:
     return Response(MatchOutput(match).data)
 
 
+def _changed(match: Match) -> Response:
+    """The answer to a change: the match as the service left it, handed to the live
+    channel too, so no web process reads it again for the table's followers."""
+    body = MatchOutput(match).data
+    live.state_share(topic=body["topic"], version=body["version"], state=body)
+    return Response(body)
+
+
 # Creating, answering and listing matches ----------------------------------------------------
 
 
@@ -554,7 +563,7 @@ class MatchAcceptView(APIView):
         match = services.match_accept(
             match=_named(pk), player=_player(member(request.user)), seed=data.validated_data["seed"]
         )
-        return _match(match)
+        return _changed(match)
 
 
 class MatchDeclineView(APIView):
@@ -565,7 +574,7 @@ class MatchDeclineView(APIView):
     @extend_schema(request=None, responses={200: MatchOutput})
     def post(self, request: Request, pk: int) -> Response:
         match = services.match_decline(match=_named(pk), player=_player(member(request.user)))
-        return _match(match)
+        return _changed(match)
 
 
 # Playing ------------------------------------------------------------------------------
@@ -586,7 +595,7 @@ class MatchActionView(APIView):
         match = self.apply(
             match=_named(pk), player=_player(member(request.user)), turn_no=turn_no, values=values
         )
-        return _match(match)
+        return _changed(match)
 
     def apply(self, *, match: Match, player: Player, turn_no: int, values: dict[str, Any]) -> Match:
         """Carry the action out (``match_act``, unless the subclass says otherwise)."""
@@ -711,7 +720,7 @@ class MatchAbandonView(APIView):
     @extend_schema(request=None, responses={200: MatchOutput})
     def post(self, request: Request, pk: int) -> Response:
         match = services.match_abandon(match=_named(pk), player=_player(member(request.user)))
-        return _match(match)
+        return _changed(match)
 
 
 # Reading a match's record --------------------------------------------------------------

@@ -141,3 +141,11 @@ def test_one_states_read_for_many_waiters_of_many_chouettes(api, members):
         assert all(answer == live.Answer(body["version"], body) for answer in answers[topic])
         first = answers[topic][0].state
         assert all(answer.state is first for answer in answers[topic])  # one body, shared
+
+
+def test_an_action_hands_its_answer_to_the_live_channel_as_the_state_a_get_gives(api, members):
+    table = opened(api, members)
+    answer = table.act("bob", "move", play=table.game["legal_plays"][0])
+    topic = topic_of(table)
+    assert live.shared_states({topic: answer["version"]}) == {topic: (answer["version"], answer)}
+    assert answer == table.get("gina").json()

@@ -10,6 +10,7 @@ import time
 import pytest
 from django.db import connection
 
+from club import live
 from matches.live import table_states, table_versions
 from tests.matches.conftest import act, game_of, on_turn, start
 
@@ -108,3 +109,62 @@ def test_states_of_many_tables_in_one_query(alice, bob, carol, django_assert_num
         version, state = states[str(match.table_id)]
         assert version == state["version"] == match.table.version
         assert state["id"] == match.pk and state["topic"] == topic_of(match)
+
+
+@pytest.mark.django_db
+def test_a_move_hands_its_answer_to_the_live_channel_as_the_state_a_get_gives(api, alice, bob):
+    match = start(alice, bob)
+    player = on_turn(match, alice, bob)
+    client = api.as_user(player.user)
+    game = game_of(match)
+    answer = client.post(
+        f"/api/matches/{match.pk}/move/",
+        {"turn_no": game["turn_no"], "play": game["legal_plays"][0]},
+        format="json",
+    ).json()
+    topic = topic_of(match)
+    shared = live.shared_states({topic: answer["version"]})
+    assert shared == {topic: (answer["version"], answer)}
+    assert answer == client.get(f"/api/matches/{match.pk}/").json()
+
+
+@pytest.mark.django_db
+def test_the_watcher_takes_a_handed_over_state_without_reading_the_table(
+    api, alice, bob, django_assert_num_queries
+):
+    match = start(alice, bob)
+    topic = topic_of(match)
+    version = match.table.version
+    live.state_share(topic=topic, version=version, state={"version": version, "handed": True})
+    watcher = live.Watcher(lambda topics: dict.fromkeys(topics, version), 0.01)
+    with django_assert_num_queries(0):
+        answer = watcher.wait(topic, since=version - 1, known=version - 1, timeout=5)
+    assert answer == live.Answer(version, {"version": version, "handed": True})
+
+
+@pytest.mark.django_db
+def test_a_failing_cache_fails_neither_the_move_nor_the_live_answer(
+    api, alice, bob, monkeypatch, caplog
+):
+    """The change is committed before its state is handed over: a cache that is down
+    costs the watchers a read of their own, never an error."""
+
+    def down(*args, **kwargs):
+        raise ConnectionError("the cache is down")
+
+    monkeypatch.setattr(live.cache, "set", down)
+    monkeypatch.setattr(live.cache, "get_many", down)
+    match = start(alice, bob)
+    player = on_turn(match, alice, bob)
+    client = api.as_user(player.user)
+    game = game_of(match)
+    moved = client.post(
+        f"/api/matches/{match.pk}/move/",
+        {"turn_no": game["turn_no"], "play": game["legal_plays"][0]},
+        format="json",
+    )
+    assert moved.status_code == 200
+    answer = client.get("/api/live/", {"topic": topic_of(match)}).json()
+    assert answer["state"] == client.get(f"/api/matches/{match.pk}/").json()
+    assert "handing over the state of" in caplog.text
+    assert "handed-over states failed" in caplog.text

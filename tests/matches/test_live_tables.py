@@ -111,17 +111,24 @@ def test_states_of_many_tables_in_one_query(alice, bob, carol, django_assert_num
         assert state["id"] == match.pk and state["topic"] == topic_of(match)
 
 
-@pytest.mark.django_db
-def test_a_move_hands_its_answer_to_the_live_channel_as_the_state_a_get_gives(api, alice, bob):
-    match = start(alice, bob)
-    player = on_turn(match, alice, bob)
-    client = api.as_user(player.user)
+def moved_through_the_api(api, match, *players):
+    """The player on turn plays the first legal play through the API: the client, the
+    response."""
+    client = api.as_user(on_turn(match, *players).user)
     game = game_of(match)
-    answer = client.post(
+    response = client.post(
         f"/api/matches/{match.pk}/move/",
         {"turn_no": game["turn_no"], "play": game["legal_plays"][0]},
         format="json",
-    ).json()
+    )
+    return client, response
+
+
+@pytest.mark.django_db
+def test_a_move_hands_its_answer_to_the_live_channel_as_the_state_a_get_gives(api, alice, bob):
+    match = start(alice, bob)
+    client, response = moved_through_the_api(api, match, alice, bob)
+    answer = response.json()
     topic = topic_of(match)
     shared = live.shared_states({topic: answer["version"]})
     assert shared == {topic: (answer["version"], answer)}
@@ -155,14 +162,7 @@ def test_a_failing_cache_fails_neither_the_move_nor_the_live_answer(
     monkeypatch.setattr(live.cache, "set", down)
     monkeypatch.setattr(live.cache, "get_many", down)
     match = start(alice, bob)
-    player = on_turn(match, alice, bob)
-    client = api.as_user(player.user)
-    game = game_of(match)
-    moved = client.post(
-        f"/api/matches/{match.pk}/move/",
-        {"turn_no": game["turn_no"], "play": game["legal_plays"][0]},
-        format="json",
-    )
+    client, moved = moved_through_the_api(api, match, alice, bob)
     assert moved.status_code == 200
     answer = client.get("/api/live/", {"topic": topic_of(match)}).json()
     assert answer["state"] == client.get(f"/api/matches/{match.pk}/").json()

@@ -120,7 +120,7 @@ def _state_now(kind: TopicKind, key: str, version: int) -> Answer:
     if kind.states is None:
         return Answer(version)
     topic = f"{kind.name}:{key}"
-    read = shared_states({topic: version}).get(topic) or kind.states([key]).get(key)
+    read = states_at({topic: version}).get(topic)
     return Answer(version) if read is None else Answer(*read)
 
 
@@ -182,13 +182,23 @@ def read_states(topics: Collection[str]) -> dict[str, tuple[int, State]]:
     return found
 
 
+def states_at(versions: Mapping[str, int]) -> dict[str, tuple[int, State]]:
+    """The (version, state) of each topic at the version given: the state its writer
+    handed over (``state_share``), else the current one read (``read_states``)."""
+    found = shared_states(versions)
+    missing = [topic for topic in versions if topic not in found]
+    if missing:
+        found.update(read_states(missing))
+    return found
+
+
 class Watcher:
     """Reads the versions of the topics waited on in this process and wakes the waiters.
 
-    ``read`` is ``read_versions``, ``read_states`` is ``read_states``, ``read_shared`` is
-    ``shared_states`` (tests give others). Each tick reads the versions only; for the
-    topics that moved, the states their writers handed over are taken from the cache and
-    the others read, one call a tick, and every waiter of a topic gets the same state
+    ``read`` is ``read_versions``, ``read_states`` is ``states_at`` (tests give others).
+    Each tick reads the versions only; for the topics that moved, their states (those
+    their writers handed over from the cache, the others read), one call a tick, and every
+    waiter of a topic gets the same state
     (its followers in this process cost one read, not one each). Its thread starts with
     the first wait and sleeps on a condition while nobody waits, so an idle process makes
     no queries and holds no connection. A failed read is logged and retried at the next
@@ -199,12 +209,10 @@ class Watcher:
         self,
         read: Callable[[Collection[str]], Mapping[str, int]],
         tick: float = TICK,
-        read_states: Callable[[Collection[str]], Mapping[str, tuple[int, State]]] = read_states,
-        read_shared: Callable[[Mapping[str, int]], Mapping[str, tuple[int, State]]] = shared_states,
+        read_states: Callable[[Mapping[str, int]], Mapping[str, tuple[int, State]]] = states_at,
     ):
         self._read = read
         self._read_states = read_states
-        self._read_shared = read_shared
         self._tick = tick
         self._lock = threading.Lock()
         self._someone_waits = threading.Condition(self._lock)
@@ -272,11 +280,8 @@ class Watcher:
             ]
         if not moved:
             return {}
-        states = dict(self._read_shared({topic: versions[topic] for topic in moved}))
         try:
-            missing = [topic for topic in moved if topic not in states]
-            if missing:
-                states.update(self._read_states(missing))
+            states = self._read_states({topic: versions[topic] for topic in moved})
         except Exception:
             log.exception("live: reading the states of %d topics failed", len(moved))
             connection.close()

@@ -354,6 +354,47 @@ def test_bad_since_or_wait_is_400(member_api, board, params):
     assert next(iter(params)) in response.json()["fields"]
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "topic=board:a",
+        "topic=board:a&since=3&wait=0",
+        "topic=board:a&since=0&wait=25",
+        "topic=board:a&since=3&since=4&wait=1.5",
+        "topic=&since=&wait=",
+        "since=3",
+        "topic=" + "x" * 101,
+        "topic=board:a&since=-1&wait=26",
+        "topic=board:a&since=1.5&wait=nan",
+        "topic=board:a&since=" + "9" * 1001,
+        "topic=board:a&wait=inf",
+        "topic=board:a&wait=-0.1&since=two",
+        "topic=%00",
+    ],
+)
+def test_the_view_reads_the_query_exactly_as_its_serializer(query):
+    """The view validates ``LiveQuery``'s fields without building a serializer per
+    request: the same values, the same errors (messages and codes) as the serializer."""
+    from django.http import QueryDict
+    from rest_framework import serializers
+
+    from club import api
+
+    params = QueryDict(query)
+    serializer = api.LiveQuery(data=params)
+    try:
+        read = api._live_query(params)
+    except serializers.ValidationError as exc:
+        assert not serializer.is_valid()
+        assert exc.detail == serializer.errors
+        assert {name: [error.code for error in errors] for name, errors in exc.detail.items()} == {
+            name: [error.code for error in errors] for name, errors in serializer.errors.items()
+        }
+    else:
+        assert serializer.is_valid(), serializer.errors
+        assert read == serializer.validated_data
+
+
 def test_only_members_listen(api, board):
     response, _ = get_live(api, topic="board:a")
     assert response.status_code == 401 and response.json()["error"] == "not_authenticated"

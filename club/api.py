@@ -552,7 +552,7 @@ class LiveOutput(serializers.Serializer[dict[str, Any]]):
 # deep-copies every declared field into each new serializer (each field built again),
 # which was a tenth of a live request's CPU. The query's fields are bound once, here, and
 # a field's validation keeps no state of its own, so threads share them.
-_LIVE_QUERY_FIELDS = tuple(LiveQuery().fields.values())
+_LIVE_QUERY_FIELDS = tuple(LiveQuery().fields.items())
 
 
 def _live_query(params: Any) -> dict[str, Any]:
@@ -561,11 +561,11 @@ def _live_query(params: Any) -> dict[str, Any]:
     equal)."""
     values: dict[str, Any] = {}
     errors: dict[str, Any] = {}
-    for field in _LIVE_QUERY_FIELDS:
+    for name, field in _LIVE_QUERY_FIELDS:
         try:
-            values[field.field_name] = field.run_validation(field.get_value(params))
+            values[name] = field.run_validation(field.get_value(params))
         except serializers.ValidationError as exc:
-            errors[field.field_name] = exc.detail
+            errors[name] = exc.detail
         except SkipField:
             pass
     if errors:

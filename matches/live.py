@@ -7,6 +7,7 @@ any table (issue 8: watching a match)."""
 from collections.abc import Collection
 from typing import Any
 
+from django.db import connection
 from django.utils import timezone
 
 from club import live
@@ -24,9 +25,27 @@ def _table_ids(keys: Collection[str]) -> set[int]:
 
 
 def table_versions(keys: Collection[str]) -> dict[str, int]:
-    """The version of each table named by ``keys`` that exists, in one query."""
-    rows = Table.objects.filter(id__in=_table_ids(keys)).values_list("id", "version")
-    return {str(table_id): version for table_id, version in rows}
+    """The version of each table named by ``keys`` that exists, in one query.
+
+    Written in SQL, the one the ORM writes for
+    ``Table.objects.filter(id__in=...).values_list("id", "version")``: it is the live
+    channel's most frequent query (each watcher's tick, each live request the watcher has
+    not just answered), and compiling it through the ORM cost 0.35 ms of CPU a call
+    against 0.10 ms for the whole of this (bench/README.md, "A live request")."""
+    ids = sorted(_table_ids(keys))
+    if not ids:
+        return {}
+    meta = Table._meta
+    quote = connection.ops.quote_name
+    sql = "SELECT {id}, {version} FROM {table} WHERE {id} IN ({ids})".format(
+        id=quote(meta.pk.column),
+        version=quote(meta.get_field("version").column),
+        table=quote(meta.db_table),
+        ids=", ".join(["%s"] * len(ids)),
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, ids)
+        return {str(table_id): version for table_id, version in cursor.fetchall()}
 
 
 def table_states(keys: Collection[str]) -> dict[str, tuple[int, dict[str, Any]]]:

@@ -36,10 +36,12 @@ def table_versions(keys: Collection[str]) -> dict[str, int]:
     if not ids:
         return {}
     meta = Table._meta
+    id_column, version_column = meta.pk.column, meta.get_field("version").column
+    assert id_column is not None and version_column is not None  # concrete fields
     quote = connection.ops.quote_name
     sql = "SELECT {id}, {version} FROM {table} WHERE {id} IN ({ids})".format(
-        id=quote(meta.pk.column),
-        version=quote(meta.get_field("version").column),
+        id=quote(id_column),
+        version=quote(version_column),
         table=quote(meta.db_table),
         ids=", ".join(["%s"] * len(ids)),
     )

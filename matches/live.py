@@ -7,7 +7,6 @@ any table (issue 8: watching a match)."""
 from collections.abc import Collection
 from typing import Any
 
-from django.db import connection
 from django.utils import timezone
 
 from club import live
@@ -25,29 +24,9 @@ def _table_ids(keys: Collection[str]) -> set[int]:
 
 
 def table_versions(keys: Collection[str]) -> dict[str, int]:
-    """The version of each table named by ``keys`` that exists, in one query.
-
-    Written in SQL, the one the ORM writes for
-    ``Table.objects.filter(id__in=...).values_list("id", "version")``: it is the live
-    channel's most frequent query (each watcher's tick, each live request the watcher has
-    not just answered), and compiling it through the ORM cost 0.35 ms of CPU a call
-    against 0.10 ms for the whole of this (bench/README.md, "A live request")."""
-    ids = sorted(_table_ids(keys))
-    if not ids:
-        return {}
-    meta = Table._meta
-    id_column, version_column = meta.pk.column, meta.get_field("version").column
-    assert id_column is not None and version_column is not None  # concrete fields
-    quote = connection.ops.quote_name
-    sql = "SELECT {id}, {version} FROM {table} WHERE {id} IN ({ids})".format(
-        id=quote(id_column),
-        version=quote(version_column),
-        table=quote(meta.db_table),
-        ids=", ".join(["%s"] * len(ids)),
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, ids)
-        return {str(table_id): version for table_id, version in cursor.fetchall()}
+    """The version of each table named by ``keys`` that exists, in one query."""
+    versions = live.versions_by_id(Table, _table_ids(keys))
+    return {str(table_id): version for table_id, version in versions.items()}
 
 
 def table_states(keys: Collection[str]) -> dict[str, tuple[int, dict[str, Any]]]:

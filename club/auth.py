@@ -79,18 +79,23 @@ def users_forget(user_ids: Iterable[int]) -> None:
         tokens_forget(Token.objects.filter(user_id__in=ids).values_list("key", flat=True))
 
 
-def token_changed(sender: Any, instance: Token, **kwargs: Any) -> None:
-    """A token saved or deleted (logout, a new token): its cached user goes."""
-    tokens_forget([instance.key])
+def token_changed(sender: Any, instance: Token, created: bool = False, **kwargs: Any) -> None:
+    """A token saved or deleted (logout, a new token): its cached user goes. A token just
+    created has nothing cached."""
+    if not created:
+        tokens_forget([instance.key])
 
 
-def user_changed(sender: Any, instance: User, **kwargs: Any) -> None:
-    """A user saved (active, staff, username; a login's ``last_login`` too) or deleted."""
-    users_forget([instance.pk])
+def user_changed(sender: Any, instance: User, created: bool = False, **kwargs: Any) -> None:
+    """A user saved (active, staff, username; a login's ``last_login`` too) or deleted. A
+    user just created has no token yet."""
+    if not created:
+        users_forget([instance.pk])
 
 
 def player_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
-    """A player saved or deleted: the cached user carries it."""
+    """A player saved or deleted: the cached user carries it (a new one too: the user
+    was cached without one)."""
     users_forget([instance.user_id])
 
 

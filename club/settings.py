@@ -232,14 +232,15 @@ SPECTACULAR_SETTINGS = {
 # production (CACHE_URL, its own database number); left unset, files under
 # VAR_DIR/cache, which every process of one machine shares (make run's two gunicorn
 # workers): an entry dropped by one (a token's user changed) is gone for the others too.
-# A per-process memory cache could not say so. Django's file cache keeps at most 300
-# entries (then drops a third of them at random: a miss, read again from the database).
+# A per-process memory cache could not say so. Django's file cache keeps to 300 entries
+# (then drops a third of them at random: a miss, read again from the database), checked
+# at most once a second (club/cache.py).
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
     if CACHE_URL
     else {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "BACKEND": "club.cache.FileCache",
         "LOCATION": str(VAR_DIR / "cache"),
     }
 }

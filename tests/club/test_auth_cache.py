@@ -13,7 +13,6 @@ from unittest import mock
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.core.cache.backends.filebased import FileBasedCache
 from django.db import connection, transaction
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
@@ -21,6 +20,7 @@ from rest_framework.authtoken.models import Token
 
 from club import services
 from club.auth import TokenAuthentication, _cache_key
+from club.cache import FileCache
 from club.models import Player
 from tests.factories import token_for
 
@@ -179,11 +179,11 @@ def test_the_file_cache_drops_an_entry_for_every_process(api, make_player, setti
     location = str(tmp_path / "cache")
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "club.cache.FileCache",
             "LOCATION": location,
         }
     }
-    other_process = FileBasedCache(location, {})
+    other_process = FileCache(location, {})
     alice = make_player("alice")
     client = api.as_user(alice.user)
     assert client.get(ME).status_code == 200
@@ -212,7 +212,7 @@ def test_the_embedded_default_cache_is_files_under_var_dir(tmp_path):
     )
     assert json.loads(out.stdout) == [
         {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "club.cache.FileCache",
             "LOCATION": str(tmp_path / "cache"),
         },
         300,

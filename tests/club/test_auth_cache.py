@@ -132,7 +132,7 @@ def test_a_ratings_rebuild_bulk_update_drops_the_cached_players(make_player):
     assert authenticated(alice.user).player.rating == 1500.0
 
 
-def test_a_user_without_a_player_is_cached_without_one(django_assert_num_queries):
+def test_a_user_without_a_player_is_cached_without_one_until_given_one(django_assert_num_queries):
     admin = get_user_model().objects.create_superuser("root", password="pw-root-1")
     key = token_for(admin)
     authenticated(key)
@@ -141,6 +141,8 @@ def test_a_user_without_a_player_is_cached_without_one(django_assert_num_queries
         assert user.is_staff
         with pytest.raises(Player.DoesNotExist):
             user.player  # noqa: B018  # the missing player came with the token
+    Player.objects.create(user=admin, display_name="Root")  # a new player drops it too
+    assert authenticated(key).player.display_name == "Root"
 
 
 def test_a_failing_cache_still_authenticates_from_the_database(api, make_player, caplog):

@@ -2,6 +2,7 @@
 
 import hashlib
 import logging
+import uuid
 from collections.abc import Iterable
 from typing import Any, TypeAlias
 
@@ -26,46 +27,68 @@ def member(viewer: Viewer) -> User:
     return viewer
 
 
-def _cache_key(key: str) -> str:
-    """The cache's key for a token: its hash, so no raw token is ever a cache key (a
-    cache's keys are listed in its tools and logs)."""
-    return "auth:token:" + hashlib.sha256(key.encode()).hexdigest()
+def _cache_keys(key: str) -> tuple[str, str]:
+    """The cache's keys for a token: its entry's and its stamp's (a new one with each
+    change of the token, its user or their player). Keyed by the token's hash, so no
+    raw token is ever a cache key (a cache's keys are listed in its tools and logs)."""
+    digest = hashlib.sha256(key.encode()).hexdigest()
+    return f"auth:token:{digest}", f"auth:token-stamp:{digest}"
 
 
-def _cached(key: str) -> Token | None:
-    """The token (with its user and player) a request stored, if it is still there. Each
-    read unpickles a fresh copy, so no two requests share one user object. A cache that
-    fails is logged and read past: the database answers instead."""
+_UNREAD = object()  # the stamp when the cache could not be read: nothing is stored then
+
+
+def _cached(key: str) -> tuple[Token | None, object]:
+    """The token (with its user and player) a request stored, if it is still there and
+    was read after the last change (its stamp is the current one); and the current stamp,
+    which the request stores with what it reads from the database. Each read unpickles a
+    fresh copy, so no two requests share one user object. A cache that fails is logged
+    and read past: the database answers instead."""
+    entry_key, stamp_key = _cache_keys(key)
     try:
-        token = cache.get(_cache_key(key))
+        found = cache.get_many([entry_key, stamp_key])
     except Exception:
         log.warning("auth: reading a token from the cache failed", exc_info=True)
-        return None
-    return token if isinstance(token, Token) and token.key == key else None
+        return None, _UNREAD
+    stamp = found.get(stamp_key)
+    match found.get(entry_key):
+        case (stored_stamp, Token() as token) if stored_stamp == stamp and token.key == key:
+            return token, stamp
+    return None, stamp
 
 
-def _store(token: Token) -> None:
+def _store(token: Token, stamp: object) -> None:
+    """Keep the token read with the stamp read before it: if a change came in between,
+    the stamp has moved on and the entry is never used."""
+    if stamp is _UNREAD:
+        return
     try:
-        cache.set(_cache_key(token.key), token, settings.TOKEN_CACHE_SECONDS)
+        cache.set(_cache_keys(token.key)[0], (stamp, token), settings.TOKEN_CACHE_SECONDS)
     except Exception:
         log.warning("auth: storing a token in the cache failed", exc_info=True)
 
 
 def tokens_forget(keys: Iterable[str]) -> None:
-    """Drop these tokens' cached users at once, and again when the transaction that
-    changed them commits: a request that read the old rows in between (before the
-    commit) may have stored them again."""
-    cache_keys = [_cache_key(key) for key in keys]
-    if not cache_keys:
+    """Give these tokens a new stamp and drop their cached users, at once and again when
+    the transaction that changed them commits. A request that read the old rows before
+    the commit and stores them after it stores them with an old stamp: never used."""
+    pairs = [_cache_keys(key) for key in keys]
+    if not pairs:
         return
 
     def forget() -> None:
+        stamp = uuid.uuid4().hex
         try:
-            cache.delete_many(cache_keys)
+            # The stamp outlives every entry stored with the one before it.
+            cache.set_many(
+                {stamp_key: stamp for _entry, stamp_key in pairs},
+                2 * settings.TOKEN_CACHE_SECONDS,
+            )
+            cache.delete_many([entry_key for entry_key, _stamp in pairs])
         except Exception:
             # Not raised: the change is the database's; the entries expire on their own
             # (TOKEN_CACHE_SECONDS). Logged as an error: until then they may be stale.
-            log.error("auth: dropping %d cached tokens failed", len(cache_keys), exc_info=True)
+            log.error("auth: dropping %d cached tokens failed", len(pairs), exc_info=True)
 
     forget()
     if transaction.get_connection().in_atomic_block:
@@ -114,15 +137,18 @@ class TokenAuthentication(authentication.TokenAuthentication):
 
     def authenticate_credentials(self, key: str) -> tuple[User, Token]:
         caching = settings.TOKEN_CACHE_SECONDS > 0
-        token = _cached(key) if caching else None
+        token, stamp = _cached(key) if caching else (None, _UNREAD)
         if token is not None:
             return token.user, token
         try:
-            token = Token.objects.select_related("user__player").get(key=key)
+            # The password hash stays in the database: a user read without it saves only
+            # the fields it has, and nothing a token request does needs it.
+            token = (
+                Token.objects.select_related("user__player").defer("user__password").get(key=key)
+            )
         except Token.DoesNotExist:
             token = None
         if token is None or not token.user.is_active:
             return super().authenticate_credentials(key)  # DRF's refusal, in its words
-        if caching:
-            _store(token)
+        _store(token, stamp)
         return token.user, token

@@ -4,6 +4,7 @@ token, the user or the player is seen by the very next request."""
 import json
 import logging
 import os
+import pickle
 import subprocess
 import sys
 import threading
@@ -17,9 +18,10 @@ from django.db import connection, transaction
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import AuthenticationFailed
 
-from club import services
-from club.auth import TokenAuthentication, _cache_key
+from club import auth, services
+from club.auth import TokenAuthentication, _cache_keys
 from club.cache import FileCache
 from club.models import Player
 from tests.factories import token_for
@@ -33,6 +35,12 @@ def queries_of(client, path: str) -> tuple[int, int]:
     with CaptureQueriesContext(connection) as queries:
         response = client.get(path)
     return response.status_code, len(queries)
+
+
+def cached(key: str) -> Token | None:
+    """The token the cache holds for ``key`` (whether or not its stamp is still good)."""
+    entry = cache.get(_cache_keys(key)[0])
+    return None if entry is None else entry[1]
 
 
 def authenticated(user_or_key):
@@ -51,9 +59,9 @@ def test_a_cached_token_answers_with_one_query_fewer_and_its_raw_key_is_no_cache
     assert first[0] == second[0] == 200
     assert second[1] == first[1] - 1
     key = token_for(alice.user)
-    assert isinstance(cache.get(_cache_key(key)), Token)
+    assert isinstance(cached(key), Token)
     assert cache.get(key) is None and cache.get(f"auth:token:{key}") is None
-    assert key not in _cache_key(key)
+    assert all(key not in cache_key for cache_key in _cache_keys(key))
 
 
 def test_each_request_gets_its_own_copy_of_the_user(make_player, django_assert_num_queries):
@@ -98,7 +106,7 @@ def test_a_deactivated_user_is_refused_at_once(api, make_player):
     refused = client.get(ME)
     assert refused.status_code == 401
     assert refused.json()["detail"] == "User inactive or deleted."
-    assert cache.get(_cache_key(token_for(alice.user))) is None  # refused: not cached
+    assert cached(token_for(alice.user)) is None  # refused: not cached
 
 
 def test_a_user_made_staff_is_staff_at_once_and_unmade_at_once(api, make_player):
@@ -146,23 +154,30 @@ def test_a_user_without_a_player_is_cached_without_one_until_given_one(django_as
 
 
 def test_a_failing_cache_still_authenticates_from_the_database(api, make_player, caplog):
-    alice = make_player("alice")
+    alice, bob = make_player("alice"), make_player("bob")
     client = api.as_user(alice.user)
-    broken = mock.patch.multiple(
+    down = ConnectionError("cache down")
+    writes_fail = mock.patch.multiple(
         cache,
-        get=mock.Mock(side_effect=ConnectionError("cache down")),
-        set=mock.Mock(side_effect=ConnectionError("cache down")),
-        delete_many=mock.Mock(side_effect=ConnectionError("cache down")),
+        set=mock.Mock(side_effect=down),
+        set_many=mock.Mock(side_effect=down),
+        delete_many=mock.Mock(side_effect=down),
     )
-    with broken, caplog.at_level(logging.WARNING, logger="club.auth"):
+    with writes_fail, caplog.at_level(logging.WARNING, logger="club.auth"):
         assert client.get(ME).status_code == 200
         alice.user.is_active = False
         alice.user.save()  # the change is made; dropping the entry failed (logged)
         assert client.get(ME).status_code == 401
+    with (
+        mock.patch.object(cache, "get_many", mock.Mock(side_effect=down)),
+        caplog.at_level(logging.WARNING, logger="club.auth"),
+    ):
+        assert api.as_user(bob.user).get(ME).status_code == 200
+    assert cached(token_for(bob.user)) is None  # an unread stamp stores nothing
     messages = [record.getMessage() for record in caplog.records if record.name == "club.auth"]
-    assert "auth: reading a token from the cache failed" in messages
     assert "auth: storing a token in the cache failed" in messages
     assert "auth: dropping 1 cached tokens failed" in messages
+    assert "auth: reading a token from the cache failed" in messages
 
 
 def test_no_caching_with_token_cache_seconds_zero(api, make_player, settings):
@@ -171,7 +186,7 @@ def test_no_caching_with_token_cache_seconds_zero(api, make_player, settings):
     client = api.as_user(alice.user)
     first, second = queries_of(client, ME), queries_of(client, ME)
     assert first == second
-    assert cache.get(_cache_key(token_for(alice.user))) is None
+    assert cached(token_for(alice.user)) is None
 
 
 def test_the_file_cache_drops_an_entry_for_every_process(api, make_player, settings, tmp_path):
@@ -189,8 +204,8 @@ def test_the_file_cache_drops_an_entry_for_every_process(api, make_player, setti
     alice = make_player("alice")
     client = api.as_user(alice.user)
     assert client.get(ME).status_code == 200
-    entry = _cache_key(token_for(alice.user))
-    assert other_process.get(entry).user == alice.user
+    entry = _cache_keys(token_for(alice.user))[0]
+    assert other_process.get(entry)[1].user == alice.user
     alice.user.is_active = False
     alice.user.save()
     assert other_process.get(entry) is None
@@ -230,14 +245,16 @@ def test_an_entry_stored_while_the_change_was_uncommitted_is_dropped_at_the_comm
     alice = make_player("alice")
     client = api.as_user(alice.user)
     assert client.get(ME).status_code == 200
-    entry = _cache_key(token_for(alice.user))
+    key = token_for(alice.user)
+    entry, stamp = _cache_keys(key)
     with transaction.atomic():
         alice.user.is_active = False
         alice.user.save()
         assert cache.get(entry) is None
         stale = Token.objects.select_related("user__player").get(user=alice.user)
         stale.user.is_active = True  # what a request outside the transaction read
-        cache.set(entry, stale)
+        cache.set(entry, (cache.get(stamp), stale))
+        assert cached(key) is not None
     assert cache.get(entry) is None
     assert client.get(ME).status_code == 401
 
@@ -251,7 +268,6 @@ def test_on_postgresql_a_request_during_the_change_leaves_no_stale_entry(api, ma
     alice = make_player("alice")
     client = api.as_user(alice.user)
     key = token_for(alice.user)
-    entry = _cache_key(key)
     seen: list[int] = []
 
     def request_meanwhile() -> None:
@@ -269,6 +285,45 @@ def test_on_postgresql_a_request_during_the_change_leaves_no_stale_entry(api, ma
         thread.start()
         thread.join()
         assert seen == [200]  # the committed (old) row, active
-        assert isinstance(cache.get(entry), Token)  # and stored
-    assert cache.get(entry) is None
+        assert isinstance(cached(key), Token)  # and stored
+    assert cached(key) is None
     assert client.get(ME).status_code == 401
+
+
+def test_a_request_that_read_the_user_before_a_change_and_stores_it_after_leaves_no_stale_entry(
+    make_player,
+):
+    """The narrow race the commit's drop cannot close: a request reads the old rows, the
+    change commits (and drops the entry), then the request stores what it read. Stored
+    with the stamp from before the change, the entry is never used."""
+    alice = make_player("alice")
+    key = token_for(alice.user)
+    store = auth._store
+
+    def store_after_the_change(token: Token, stamp: object) -> None:
+        alice.user.is_active = False
+        alice.user.save()
+        store(token, stamp)
+
+    with mock.patch.object(auth, "_store", store_after_the_change):
+        assert authenticated(key) == alice.user  # read while still active
+    assert cached(key).user.is_active  # the stale entry is there...
+    with pytest.raises(AuthenticationFailed):
+        authenticated(key)  # ...and not used
+
+
+def test_the_cache_holds_no_password_hash_and_a_cached_user_saved_keeps_the_password(
+    make_player,
+):
+    alice = make_player("alice")
+    alice.user.set_password("the-secret-one")
+    alice.user.save()
+    key = token_for(alice.user)
+    user = authenticated(key)
+    stored = pickle.dumps(cache.get(_cache_keys(key)[0]))
+    assert alice.user.password.encode() not in stored
+    user = authenticated(key)  # from the cache
+    user.first_name = "Alice"
+    user.save()
+    saved = get_user_model().objects.get(pk=alice.user.pk)
+    assert saved.first_name == "Alice" and saved.check_password("the-secret-one")

@@ -15,6 +15,14 @@ bench/README.md).
 ``--cprofile N``: the requests under cProfile (CPU time) instead of the layers' counters, its N
 costliest functions printed by inclusive time and by own time (where the layers' ms go).
 
+    .venv/bin/python bench/profile_action.py --pool 4 --live 300   # GET /api/live/ instead
+
+``--live N``: the CPU and queries of N live requests (``GET /api/live/``) in each of three
+cases: a re-poll with nothing new and ``wait=0``, a client behind (the state at once), and
+a held request the watcher wakes, sent again at once after each wake as a follower does
+(the woken case's own thread only: the watcher's reads are apart, once per process).
+With ``--cprofile N`` the three cases' own profiles.
+
 The database is ``club_profile_action`` on ``BENCH_POSTGRES`` (created, migrated).
 """
 
@@ -181,6 +189,9 @@ def main() -> None:
     parser.add_argument(
         "--cprofile", type=int, default=0, help="print cProfile's N costliest functions"
     )
+    parser.add_argument(
+        "--live", type=int, default=0, help="time this many live requests of each case instead"
+    )
     args = parser.parse_args()
     environment(args.pool)
     django_ready()
@@ -200,6 +211,9 @@ def main() -> None:
     by_name = dict(clients)
     if args.timeouts:
         timeouts(clients, args.timeouts)
+        return
+    if args.live:
+        live_requests(clients, args.live, args.cprofile)
         return
     meter = Meter()
     profile = cProfile.Profile(time.thread_time) if args.cprofile else None
@@ -266,6 +280,100 @@ def main() -> None:
             f"  {label:34} {1000 * meter.cpu[label] / timed:8.2f} "
             f"{1000 * meter.wall[label] / timed:8.2f} {calls / timed:7.2f}"
         )
+
+
+def live_requests(clients: list[tuple[str, Any]], count: int, cprofile: int) -> None:
+    """CPU and queries per ``GET /api/live/`` on a match being played, in three cases: a
+    re-poll with no move (``wait=0``), a client one version behind (answered at once with
+    the state: handed over by the writer, else read) and a held request woken by a move
+    (the table's version bumped in the database, so the watcher reads the state itself, in
+    its own thread, not timed here), sent again right after each wake as a follower's
+    board does."""
+    import threading
+
+    from django.db import connection
+    from django.db.models import F
+
+    from club import live
+    from matches.models import Table
+
+    created = (
+        clients[0][1]
+        .post(
+            "/api/matches/",
+            {"opponent": clients[1][0], "length": 3},
+            content_type="application/json",
+        )
+        .json()
+    )
+    match = (
+        clients[1][1]
+        .post(f"/api/matches/{created['id']}/accept/", {}, content_type="application/json")
+        .json()
+    )
+    client, topic = clients[0][1], match["topic"]
+    table = Table.objects.filter(pk=match["id"])
+
+    def version() -> int:
+        return int(table.values_list("version", flat=True).get())
+
+    def one(params: dict[str, Any], profile: cProfile.Profile | None) -> tuple[float, int, Any]:
+        """A request's CPU (this thread's), its queries and its JSON."""
+        count = 0
+
+        def counted(execute: Callable[..., Any], sql: str, *rest: Any) -> Any:
+            nonlocal count
+            count += 1
+            return execute(sql, *rest)
+
+        connection.close()  # as production's request_finished does (the pool: given back)
+        if profile is not None:
+            profile.enable()
+        started = time.thread_time()
+        with connection.execute_wrapper(counted):
+            response = client.get("/api/live/", params)
+        cpu = time.thread_time() - started
+        if profile is not None:
+            profile.disable()
+        connection.close()
+        assert response.status_code == 200, response.content
+        return cpu, count, response.json()
+
+    def woken(since: int, profile: cProfile.Profile | None) -> tuple[float, int, Any]:
+        out: list[tuple[float, int, Any]] = []
+        held = threading.Thread(
+            target=lambda: out.append(one({"topic": topic, "since": since, "wait": 10}, profile))
+        )
+        held.start()
+        while topic not in live._WATCHER._waiting:  # held: the move may come
+            time.sleep(0.001)
+        table.update(version=F("version") + 1)
+        held.join()
+        assert out[0][2]["version"] == since + 1 and out[0][2]["state"] is not None, out
+        return out[0]
+
+    cases: list[tuple[str, Callable[[cProfile.Profile | None], tuple[float, int, Any]]]] = [
+        (
+            "re-poll, no move, wait=0",
+            lambda p: one({"topic": topic, "since": version(), "wait": 0}, p),
+        ),
+        ("behind, the state at once", lambda p: one({"topic": topic, "since": version() - 1}, p)),
+        ("held, woken by a move", lambda p: woken(version(), p)),
+    ]
+    print(f"{count} live requests per case on {topic}")
+    for label, case in cases:
+        profile = cProfile.Profile(time.thread_time) if cprofile else None
+        case(None)  # warm
+        cpu, queries = 0.0, 0
+        for _ in range(count):
+            spent, counted, _body = case(profile)
+            cpu += spent
+            queries += counted
+        print(f"  {label:28} CPU {1000 * cpu / count:6.2f} ms; queries {queries / count:.2f}")
+        if profile is not None:
+            stats = pstats.Stats(profile)
+            stats.sort_stats("cumulative").print_stats(cprofile)
+            stats.sort_stats("tottime").print_stats(cprofile)
 
 
 def timeouts(clients: list[tuple[str, Any]], count: int) -> None:

@@ -12,12 +12,14 @@ PostgreSQL, with one web process or many.
 
 ``live_wait`` reads the topic's version in the request (permissions and existence,
 and the answer at once when the client is behind: a client back from sleep catches up
-with one request). Otherwise the request waits on its process's ``Watcher``: one thread
-that reads the versions of every topic some request of the process waits on, one query
-per kind every ``TICK`` seconds, then the states of the topics that moved, one query per
-kind, and wakes the requests whose topic moved with that one state. So the queries a
-process makes do not grow with the number of requests held, and a held request gives
-its database connection back while it waits.
+with one request), unless its process's watcher read it less than two ticks ago (a
+re-poll right after its wake: ``Watcher.version_seen``). Otherwise the request waits
+on its process's ``Watcher``: one thread that reads the versions of every topic some
+request of the process waits on, one query per kind every ``TICK`` seconds, then the
+states of the topics that moved, one query per kind, and wakes the requests whose
+topic moved with that one state. So the queries a process makes do not grow with the
+number of requests held, and a held request gives its database connection back while
+it waits.
 """
 
 from __future__ import annotations
@@ -87,11 +89,13 @@ def topic_register(
 ) -> None:
     """Make topics ``<name>:<key>`` known (an app calls it from its ``AppConfig.ready``)."""
     _KINDS[name] = TopicKind(name, versions, may_watch, states)
+    _WATCHER.forget(f"{name}:")
 
 
 def topic_unregister(*, name: str) -> None:
     """Forget a kind of topic (tests register kinds of their own)."""
     _KINDS.pop(name, None)
+    _WATCHER.forget(f"{name}:")
 
 
 def _split(topic: str) -> tuple[TopicKind, str]:
@@ -109,9 +113,13 @@ def topic_version(*, topic: str, user: AbstractBaseUser | AnonymousUser) -> int:
     version = kind.versions([key]).get(key)
     if version is None:
         raise NotFound(_("There is no such topic: %(topic)s.") % {"topic": topic})
-    if not kind.may_watch(key, user):
-        raise Forbidden(_("You may not watch %(topic)s.") % {"topic": topic})
+    _watch_allowed(kind, key, user)
     return version
+
+
+def _watch_allowed(kind: TopicKind, key: str, user: AbstractBaseUser | AnonymousUser) -> None:
+    if not kind.may_watch(key, user):
+        raise Forbidden(_("You may not watch %(topic)s.") % {"topic": f"{kind.name}:{key}"})
 
 
 def _state_now(kind: TopicKind, key: str, version: int) -> Answer:
@@ -220,6 +228,41 @@ class Watcher:
         self._waiting: Counter[str] = Counter()
         self._answers: dict[str, Answer] = {}
         self._thread: threading.Thread | None = None
+        # topic -> (version, monotonic time its read began): the versions of the last reads.
+        self._seen: dict[str, tuple[int, float]] = {}
+        self._seen_for = 2 * tick
+
+    def version_seen(self, topic: str) -> int | None:
+        """The topic's version as this watcher read it less than two ticks ago, else None.
+
+        A re-poll takes it instead of reading the version again (``live_wait``): its
+        client was woken by that read a moment before. It can be older than the truth by
+        at most that age, which is safe both ways: a client behind it gets the state at
+        once, as with a version read; a client at it (or past it: its own move's answer)
+        waits, and the watcher's next read, at most a tick away, wakes it if the topic
+        moved meanwhile (the waiter compares the versions read with its own ``since``,
+        not with this one). The read proves the topic existed then (topics are not
+        deleted while followed); who may watch is still asked."""
+        with self._lock:
+            seen = self._seen.get(topic)
+        if seen is None or time.monotonic() - seen[1] >= self._seen_for:
+            return None
+        return seen[0]
+
+    def forget(self, prefix: str = "") -> None:
+        """Forget the versions seen of the topics starting with ``prefix`` (a kind
+        registered again, a test's database rolled back)."""
+        with self._lock:
+            for topic in [topic for topic in self._seen if topic.startswith(prefix)]:
+                del self._seen[topic]
+
+    def _remember(self, versions: Mapping[str, int], read_at: float) -> None:
+        """Keep the versions just read (from ``read_at``), drop those too old to be used."""
+        with self._lock:
+            old = read_at - self._seen_for
+            self._seen = {topic: seen for topic, seen in self._seen.items() if seen[1] > old}
+            for topic, version in versions.items():
+                self._seen[topic] = (version, read_at)
 
     def wait(self, topic: str, *, since: int, known: int, timeout: float) -> Answer:
         """The topic's version and state once it is past ``since``, or after ``timeout``
@@ -266,12 +309,14 @@ class Watcher:
 
     def _read_moved(self, topics: list[str]) -> dict[str, Answer]:
         """The new answer of each topic that moved since the last read (none on a failure)."""
+        read_at = time.monotonic()  # before the query: the versions are at least this recent
         try:
             versions = self._read(topics)
         except Exception:
             log.exception("live: reading the versions of %d topics failed", len(topics))
             connection.close()
             return {}
+        self._remember(versions, read_at)
         with self._lock:
             moved = [
                 topic
@@ -309,8 +354,18 @@ def live_wait(
     """The topic's version and state as soon as it is past ``since``, else after
     ``wait`` seconds (at most ``MAX_WAIT``) the same version without a state; at once,
     with the state, without ``since`` or when the client is behind. ``NotFound`` /
-    ``Forbidden`` as ``topic_version``."""
-    version = topic_version(topic=topic, user=user)
+    ``Forbidden`` as ``topic_version``.
+
+    A re-poll of a topic this process's watcher read less than two ticks ago (the read
+    that woke the client's previous request, or that of another follower waiting) takes
+    that version and makes no query of its own (``Watcher.version_seen`` says why that
+    is safe); who may watch is asked all the same. Not for ``wait=0`` with nothing new
+    in it: that answer is final (no tick to correct it), so it reads the version."""
+    version = _WATCHER.version_seen(topic)
+    if version is not None and (wait > 0 or since is None or version > since):
+        _watch_allowed(*_split(topic), user)
+    else:
+        version = topic_version(topic=topic, user=user)
     if since is None or version > since:
         kind, key = _split(topic)
         return _state_now(kind, key, version)

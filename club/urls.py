@@ -17,7 +17,11 @@ from tournaments import views as tournaments_views
 register_converter(IdConverter, "id")
 register_converter(UsernameConverter, "username")
 
+# The API's most frequent requests first: the live channel's (each follower sends it
+# again after every answer), then the matches' (a move...). No two paths here overlap.
 api_patterns: list[URLPattern | URLResolver] = [
+    path("live/", api.LiveView.as_view(), name="api-live"),
+    path("", include("matches.api_urls")),
     path("auth/token/", api.TokenCreateView.as_view(), name="api-token"),
     path("players/", api.PlayerCreateView.as_view(), name="api-players"),
     path("players/<username:username>/", api.PlayerDetailView.as_view(), name="api-player"),
@@ -43,14 +47,16 @@ api_patterns: list[URLPattern | URLResolver] = [
         tournaments_api.TournamentDetailView.as_view(),
         name="api-tournament",
     ),
-    path("live/", api.LiveView.as_view(), name="api-live"),
     path("", include("chouette.api_urls")),
     path("", include("chouette.api_online_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]
 
+# The API first: its requests (the live channel's above all) are resolved without trying
+# every page's path; no page's path starts with api/, so no URL changes its meaning.
 urlpatterns = [
+    path("api/", include(api_patterns)),
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("players/", views.players, name="players"),
@@ -79,7 +85,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("", include("matches.urls")),
-    path("api/", include(api_patterns)),
     # Whatever else starts with api/ (a newline in the path included).
     re_path(r"^api/", api_not_found),
 ]

@@ -5,14 +5,17 @@ from django.conf import settings
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from club import live
 from tests.factories import PlayerFactory, UserFactory, token_for
 
 
 @pytest.fixture(autouse=True)
 def cache_emptied():
     """Each test starts with an empty cache: the live channel's handed-over states are
-    keyed by table id and version, which a rolled-back test database gives out again."""
+    keyed by table id and version, which a rolled-back test database gives out again; so
+    are the versions the live watcher read a moment ago."""
     cache.clear()
+    live._WATCHER.forget()
 
 
 @pytest.fixture

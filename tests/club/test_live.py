@@ -2,8 +2,9 @@
 topic moves past the client's version, with the topic's state where its kind has one, or
 after the wait with the same version and no state; a client that was away catches up at
 once, state included; the watcher reads the states of the topics that moved once a tick
-for all their waiters; unknown topics, bad input and watchers not allowed are 4xx JSON
-errors."""
+for all their waiters; a re-poll takes the version the watcher has just read instead of
+reading it (never one too old, never losing a move); unknown topics, bad input and
+watchers not allowed are 4xx JSON errors."""
 
 import threading
 import time
@@ -22,11 +23,13 @@ class Versions:
     def __init__(self, **versions: int):
         self.versions = dict(versions)
         self.reads: list[list[str]] = []
+        self.readers: list[str] = []  # the thread of each read
         self.lock = threading.Lock()
 
     def __call__(self, keys):
         with self.lock:
             self.reads.append(sorted(keys))
+            self.readers.append(threading.current_thread().name)
             return {key: self.versions[key] for key in keys if key in self.versions}
 
     def bump_later(self, key: str, seconds: float) -> threading.Thread:
@@ -351,6 +354,47 @@ def test_bad_since_or_wait_is_400(member_api, board, params):
     assert next(iter(params)) in response.json()["fields"]
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "topic=board:a",
+        "topic=board:a&since=3&wait=0",
+        "topic=board:a&since=0&wait=25",
+        "topic=board:a&since=3&since=4&wait=1.5",
+        "topic=&since=&wait=",
+        "since=3",
+        "topic=" + "x" * 101,
+        "topic=board:a&since=-1&wait=26",
+        "topic=board:a&since=1.5&wait=nan",
+        "topic=board:a&since=" + "9" * 1001,
+        "topic=board:a&wait=inf",
+        "topic=board:a&wait=-0.1&since=two",
+        "topic=%00",
+    ],
+)
+def test_the_view_reads_the_query_exactly_as_its_serializer(query):
+    """The view validates ``LiveQuery``'s fields without building a serializer per
+    request: the same values, the same errors (messages and codes) as the serializer."""
+    from django.http import QueryDict
+    from rest_framework import serializers
+
+    from club import api
+
+    params = QueryDict(query)
+    serializer = api.LiveQuery(data=params)
+    try:
+        read = api._live_query(params)
+    except serializers.ValidationError as exc:
+        assert not serializer.is_valid()
+        assert exc.detail == serializer.errors
+        assert {name: [error.code for error in errors] for name, errors in exc.detail.items()} == {
+            name: [error.code for error in errors] for name, errors in serializer.errors.items()
+        }
+    else:
+        assert serializer.is_valid(), serializer.errors
+        assert read == serializer.validated_data
+
+
 def test_only_members_listen(api, board):
     response, _ = get_live(api, topic="board:a")
     assert response.status_code == 401 and response.json()["error"] == "not_authenticated"
@@ -365,3 +409,101 @@ def test_the_endpoint_is_in_the_schema_with_its_errors(api):
     fields = schema["components"]["schemas"][answer.rsplit("/", 1)[1]]["properties"]
     assert set(fields) == {"topic", "version", "state"}
     assert fields["state"]["nullable"] and "the match's own GET" in fields["state"]["description"]
+
+
+# The re-poll: the version the watcher has just read ----------------------------------
+
+
+def request_reads(versions: Versions) -> int:
+    """The reads of the versions made by requests (not by the watcher's thread)."""
+    return sum(1 for name in versions.readers if name != "live-watcher")
+
+
+@pytest.fixture
+def seen_for_long(monkeypatch):
+    """The versions seen stay usable 5 s, not two ticks: the tests below put a version in
+    the watcher's memory and must not lose it to a busy machine's pauses."""
+    monkeypatch.setattr(live._WATCHER, "_seen_for", 5.0)
+
+
+def test_a_repoll_right_after_its_wake_reads_no_version(member_api, board, seen_for_long):
+    bump = board.bump_later("a", 0.3)
+    response, _ = get_live(member_api, topic="board:a", since=3, wait=10)
+    bump.join()
+    assert response.json()["version"] == 4
+    before = request_reads(board)
+    assert before == 1  # the first request's own read
+    # The client sends its next request with the version it got: the watcher read it.
+    response, took = get_live(member_api, topic="board:a", since=4, wait=0.3)
+    assert response.json() == {"topic": "board:a", "version": 4, "state": None}
+    assert 0.3 <= took
+    assert request_reads(board) == before  # no query of its own for the version
+
+
+def test_a_move_after_the_version_seen_is_delivered_by_the_next_tick(
+    member_api, board, seen_for_long
+):
+    """The watcher saw version 3; the topic has moved to 4 since. A re-poll at 3 takes
+    the 3 it saw and waits: the next tick reads 4 and wakes it (no lost wake-up)."""
+    live._WATCHER._remember({"board:a": 3}, time.monotonic())
+    board.versions["a"] = 4
+    response, took = get_live(member_api, topic="board:a", since=3, wait=10)
+    assert response.json() == {"topic": "board:a", "version": 4, "state": None}
+    assert took < 5  # a tick, not the wait of 10 s
+    assert request_reads(board) == 0
+
+
+def test_a_client_ahead_of_the_version_seen_waits_for_the_move_after_its_own(
+    member_api, board, seen_for_long
+):
+    """A mover's answer gave it version 4 while the watcher last saw 3: the re-poll at 4
+    is not answered 3 (no going back) nor 4 again; it waits past 4."""
+    live._WATCHER._remember({"board:a": 3}, time.monotonic())
+    board.versions["a"] = 4
+    response, took = get_live(member_api, topic="board:a", since=4, wait=0.3)
+    assert response.json() == {"topic": "board:a", "version": 4, "state": None}
+    assert 0.3 <= took
+
+
+def test_a_client_behind_the_version_seen_gets_the_state_at_once(member_api, shown, seen_for_long):
+    live._WATCHER._remember({"shown:a": 3}, time.monotonic())
+    response, took = get_live(member_api, topic="shown:a", since=2, wait=20)
+    assert response.json() == {
+        "topic": "shown:a",
+        "version": 3,
+        "state": {"key": "a", "version": 3},
+    }
+    assert took < 10
+
+
+def test_a_version_seen_too_long_ago_is_not_used(member_api, board):
+    """Older than two ticks: the request reads the version itself (3, past the old 2)."""
+    live._WATCHER._remember({"board:a": 2}, time.monotonic() - 3 * live.TICK)
+    response, took = get_live(member_api, topic="board:a", since=2, wait=10)
+    assert response.json() == {"topic": "board:a", "version": 3, "state": None}
+    assert took < 5 and request_reads(board) == 1
+
+
+def test_wait_0_reads_the_version_when_the_one_seen_is_not_past_since(
+    member_api, board, seen_for_long
+):
+    """``wait=0`` with nothing new is a final answer, no tick corrects it: read."""
+    live._WATCHER._remember({"board:a": 3}, time.monotonic())
+    board.versions["a"] = 4
+    response, _ = get_live(member_api, topic="board:a", since=3, wait=0)
+    assert response.json() == {"topic": "board:a", "version": 4, "state": None}
+    assert request_reads(board) == 1
+
+
+def test_who_may_watch_is_asked_with_a_version_seen(member_api, board, seen_for_long):
+    live._WATCHER._remember({"board:secret": 1}, time.monotonic())
+    response, _ = get_live(member_api, topic="board:secret", since=1, wait=5)
+    assert response.status_code == 403 and response.json()["error"] == "forbidden"
+    assert request_reads(board) == 0
+
+
+def test_the_versions_seen_are_forgotten_when_their_kind_is_registered_again(board):
+    live._WATCHER._remember({"board:a": 3, "other:a": 1}, time.monotonic())
+    live.topic_register(name="board", versions=board)
+    assert live._WATCHER.version_seen("board:a") is None
+    assert live._WATCHER.version_seen("other:a") == 1

@@ -89,8 +89,13 @@ def _load(chouette: Chouette, *, answered: bool = True) -> _Turn:
     once. ``answered``: with what the chouette's answer shows (the scorekeeper, the games
     played, ``_turn_of``); a proposal, answered with itself, reads only the rows it
     locks."""
+    ahead = selectors.chouette_standing_ahead(pk=chouette.pk) if answered else None
     rows = Chouette.objects.select_for_update(of=("table", "self")).filter(table__isnull=False)
-    rows = selectors.chouette_card_rows(rows) if answered else rows.select_related("table")
+    rows = (
+        selectors.chouette_card_rows(rows).annotate(rows_count=selectors.game_rows())
+        if answered
+        else rows.select_related("table")
+    )
     try:
         locked = rows.get(pk=chouette.pk)
     except Chouette.DoesNotExist:
@@ -101,7 +106,7 @@ def _load(chouette: Chouette, *, answered: bool = True) -> _Turn:
         ) from None
     if locked.status != Chouette.Status.OPEN:
         raise Conflict(_("This chouette is closed."))
-    return _turn_of(locked, engine.clock_now(), answered=answered)
+    return _turn_of(locked, engine.clock_now(), answered=answered, ahead=ahead)
 
 
 def _turn_at(table: Table, now: datetime) -> _Turn:
@@ -116,18 +121,25 @@ def _turn_at(table: Table, now: datetime) -> _Turn:
     return _turn_of(locked, now)
 
 
-def _turn_of(locked: Chouette, now: datetime, *, answered: bool = True) -> _Turn:
+def _turn_of(
+    locked: Chouette,
+    now: datetime,
+    *,
+    answered: bool = True,
+    ahead: selectors.StandingAhead | None = None,
+) -> _Turn:
     """The request's view of the locked session and its table: with its players and
     their points, what the answer shows, so nothing is read after the action
-    (``answered``; else the session's row alone)."""
+    (``answered``; else the session's row alone). The players and points read ``ahead``
+    of the lock stand if nothing they show moved since; else they are read again."""
     table = locked.table
     assert table is not None
-    return _Turn(
-        chouette=locked,
-        table=table,
-        now=now,
-        standing=selectors.chouette_standing(chouette=locked) if answered else None,
-    )
+    standing = None
+    if answered:
+        standing = None if ahead is None else ahead.standing_if_current(locked=locked)
+        if standing is None:
+            standing = selectors.chouette_standing(chouette=locked)
+    return _Turn(chouette=locked, table=table, now=now, standing=standing)
 
 
 # Starting a game -------------------------------------------------------------------------
@@ -526,6 +538,7 @@ def _save(turn: _Turn) -> None:
             seats_after=[ids[name] for name in scored.next_seating.players],
             recorded_by=actor.user if actor is not None else None,
             also=dice,
+            rows=getattr(locked, "rows_count", None),
         )
         assert turn.standing is not None
         turn.standing = turn.standing.game_written(points)

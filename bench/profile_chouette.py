@@ -4,13 +4,17 @@ Not a test. ``profile_action.py``'s method (its ``Meter``, production's settings
 PostgreSQL, DEBUG off, the connection closed after every request) on online chouettes
 of four players with a clock, played through the whole request path with Django's test
 client, each request type the bench (``api_chouette.py``) makes: every action of the box
-and the captain (start, roll, move); after each one the ``GET /api/chouettes/{id}/``
-every follower makes and the table page the big screen fetches (``page``: what
-static/club/live_region.js asks for, ``?live=region``, with a session); and, while the
-captain moves, a crew member's proposal (``propose``). A layer missing from the code
-under test (an older version) is left out of the table.
+and the captain (start, roll, move), the box's double when it may (``--double-rate``)
+and each member's answer on their own cube (take, or pass ``--pass-rate`` of the time);
+after each one the ``GET /api/chouettes/{id}/`` every follower makes and the table page
+the big screen fetches (``page``: what static/club/live_region.js asks for,
+``?live=region``, with a session); and, while the captain moves, a crew member's
+proposal (``propose``). Each type is printed apart, with the time its row locks are
+held (``Held``: from its first ``SELECT ... FOR UPDATE`` to the commit). A layer missing
+from the code under test (an older version) is left out of the table.
 
     .venv/bin/python bench/profile_chouette.py                # DATABASE_POOL=0
+    .venv/bin/python bench/profile_chouette.py --double-rate 0.8
 
 The database is ``club_profile_chouette`` on ``BENCH_POSTGRES`` (created, migrated).
 """

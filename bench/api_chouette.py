@@ -61,6 +61,7 @@ P_MEMBER_DOUBLE = 0.08  # per member and team turn (multiple cubes)
 P_TEAM_DOUBLE = 0.12  # per team turn (one cube: every member proposes it)
 P_PROPOSE = 0.2  # per crew member and team move with a choice: a play proposed (H2)
 ACTIONS = ("roll", "move", "double", "take", "pass", "beaver", "start", "propose")
+PLAYED = ACTIONS[:6]  # the game's own actions: the targets' "every action"
 PAGE_VERSION = re.compile(r'data-live-version="(\d+)"')
 
 
@@ -524,6 +525,7 @@ class Peak:
     missed: int
     cpu: float  # seconds of CPU the web server used
     client_cpu: float  # and this process
+    cores: dict[str, float]  # cores busy, by process group (play.cores_used)
     tally: Tally
     ids: list[int]
 
@@ -533,7 +535,7 @@ def chouettes_run(
     tables: int,
     seconds: float,
     pace: tuple[float, float],
-    web: Any,
+    children: dict[str, Any],
 ) -> Peak:
     """``tables`` chouettes played at once for ``seconds``: a thread per member acting,
     one per member following live, one per big screen."""
@@ -559,13 +561,14 @@ def chouettes_run(
         threads.append(
             threading.Thread(target=screen_follow, args=(table, table.seats[0].view.version, stop))
         )
-    cpu, own = play.web_cpu_seconds(web), time.process_time()
+    before = play.cpu_snapshot(children)
     start = time.monotonic()
     for thread in threads:
         thread.start()
     time.sleep(seconds)
     until = time.monotonic()
-    cpu, own = play.web_cpu_seconds(web) - cpu, time.process_time() - own
+    cores = play.cores_used(before, play.cpu_snapshot(children), until - start)
+    cpu, own = cores["web"] * (until - start), cores["the bench"] * (until - start)
     stop.set()
     for thread in threads:
         thread.join()
@@ -586,6 +589,7 @@ def chouettes_run(
         missed,
         cpu,
         own,
+        cores,
         tally,
         [t.pk for t in seated],
     )
@@ -691,6 +695,13 @@ def report_peak(result: Peak, checked: Checked) -> None:
         f"cores ({1000 * result.cpu / max(1, record.requests):.0f} ms a request); the bench's own "
         f"CPU {result.client_cpu / seconds:.2f} cores"
     )
+    actions = len(actions_of(record, PLAYED))
+    print(f"  {play.cores_line(result.cores)}")
+    print(
+        f"  actions {actions / seconds:.1f}/s; web CPU "
+        f"{1000 * result.cpu / max(1, actions):.0f} ms "
+        "an action, its followers' requests and the rest of the web's work included"
+    )
     for error in record.errors[:8]:
         print(f"    error: {error[:150]}")
     rows = [
@@ -752,21 +763,20 @@ def report_side_by_side(chouettes: Peak, matches: play.Peak, plan: Plan) -> None
         ]
         return f"{statistics.mean(values):.1f}" if values else ""
 
-    played = ("roll", "move", "double", "take", "pass", "beaver")
     rows = [
         both("tables at once", lambda r, k: f"{r.tables if k == 'chouette' else plan.games}"),
         both("players", lambda r, k: f"{r.members if k == 'chouette' else 2 * plan.games}"),
         both("seconds", lambda r, k: f"{r.seconds:.0f}"),
         both("requests/s", lambda r, k: f"{r.record.requests / r.seconds:.0f}"),
-        both("actions/s", lambda r, k: f"{len(actions_of(r.record, played)) / r.seconds:.1f}"),
+        both("actions/s", lambda r, k: f"{len(actions_of(r.record, PLAYED)) / r.seconds:.1f}"),
         both("web CPU, cores", lambda r, k: f"{r.cpu / r.seconds:.2f}"),
         both("web CPU a request", lambda r, k: f"{1000 * r.cpu / max(1, r.record.requests):.0f}"),
         both("errors", lambda r, k: f"{len(r.record.errors)}"),
         both("  of them 5xx", lambda r, k: f"{server_errors(r.record)}"),
-        both("action p50", p(played, 50)),
-        both("action p95", p(played, 95)),
-        both("action p99", p(played, 99)),
-        *(both(f"  {kind} p99", p((kind,), 99)) for kind in played),
+        both("action p50", p(PLAYED, 50)),
+        both("action p95", p(PLAYED, 95)),
+        both("action p99", p(PLAYED, 99)),
+        *(both(f"  {kind} p99", p((kind,), 99)) for kind in PLAYED),
         both("live, big screen p50", live(("table page", "watcher"), 50)),
         both("live, big screen p95", live(("table page", "watcher"), 95)),
         both("live, big screen p99", live(("table page", "watcher"), 99)),
@@ -779,11 +789,10 @@ def report_side_by_side(chouettes: Peak, matches: play.Peak, plan: Plan) -> None
 
 
 def report_targets(result: Peak) -> None:
-    played = ("roll", "move", "double", "take", "pass", "beaver")
     worst = max(
         (
             (kind, play.percentile(result.record.latencies[kind], 99))
-            for kind in played
+            for kind in PLAYED
             if result.record.latencies.get(kind)
         ),
         key=lambda pair: pair[1],
@@ -834,13 +843,12 @@ def main() -> None:
     with play.service(env, var_dir) as children:
         from club.management.commands.runclub import service_commands
 
-        web = children["web"]
         print("Web: " + " ".join(service_commands(play.BIND)["web"][2:]))
         print(f"Database connections: DATABASE_POOL={args.pool} (0: one a request, closed after)")
         print("One chouette alone...", file=sys.stderr)
-        report_alone(chouettes_run(users[:6], 1, plan.alone_s, (0.0, 0.0), web))
+        report_alone(chouettes_run(users[:6], 1, plan.alone_s, (0.0, 0.0), children))
         print(f"Chouettes' peak ({tables} tables, {seconds:.0f} s)...", file=sys.stderr)
-        peak = chouettes_run(users[6 : 6 + at_tables], tables, seconds, (1.0, 3.0), web)
+        peak = chouettes_run(users[6 : 6 + at_tables], tables, seconds, (1.0, 3.0), children)
         report_peak(peak, games_check(peak.ids))
         print(f"  load average then: {play.load_average()}")
         if not args.no_matches:
@@ -854,7 +862,7 @@ def main() -> None:
                 clock_reserve=0,
             )
             matches = play.peak(
-                users[6 + at_tables :], match_plan, "held", web, var_dir / "web.log"
+                users[6 + at_tables :], match_plan, "held", children, var_dir / "web.log"
             )
             play.report_peak(matches, match_plan)
             print(f"  load average then: {play.load_average()}")

@@ -194,21 +194,81 @@ def wait_for_web(web: subprocess.Popen[bytes]) -> None:
     raise SystemExit("the web server did not answer /healthz")
 
 
-def web_cpu_seconds(web: subprocess.Popen[bytes]) -> float:
-    """CPU time (user + system) used so far by gunicorn's master and its workers."""
-    tick = os.sysconf("SC_CLK_TCK")
-    pids = [web.pid]
-    children = Path(f"/proc/{web.pid}/task/{web.pid}/children")
-    if children.exists():
-        pids += [int(pid) for pid in children.read_text().split()]
-    total = 0
-    for pid in pids:
+def _cpu_ticks(pid: int) -> int:
+    """CPU (user + system, clock ticks) a process has used so far; 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0
+    return int(fields[11]) + int(fields[12])
+
+
+def _tree(pid: int) -> list[int]:
+    """A process and all its descendants (gunicorn's workers, a Celery pool's children)."""
+    found, pending = [], [pid]
+    while pending:
+        parent = pending.pop()
+        found.append(parent)
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            try:
+                pending += [int(child) for child in (task / "children").read_text().split()]
+            except FileNotFoundError:
+                continue
+    return found
+
+
+def _servers() -> dict[str, list[int]]:
+    """The PostgreSQL and Redis processes on the machine, by their name."""
+    servers: dict[str, list[int]] = {"PostgreSQL": [], "Redis": []}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
         try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            name = (entry / "comm").read_text().strip()
         except FileNotFoundError:
             continue
-        total += int(fields[11]) + int(fields[12])
-    return total / tick
+        if name.startswith("postgres"):
+            servers["PostgreSQL"].append(int(entry.name))
+        elif name.startswith("redis-server"):
+            servers["Redis"].append(int(entry.name))
+    return servers
+
+
+def cpu_snapshot(children: dict[str, subprocess.Popen[bytes]]) -> dict[str, float]:
+    """CPU seconds used so far by the web server (gunicorn's master and workers), the
+    Celery processes, PostgreSQL and Redis (every process of theirs), this bench, and the
+    whole machine busy (``/proc/stat``): taken before and after a part, ``cores_used``
+    says where the cores went."""
+    tick = os.sysconf("SC_CLK_TCK")
+    groups = {
+        "web": _tree(children["web"].pid),
+        "Celery": [pid for name, c in children.items() if name != "web" for pid in _tree(c.pid)],
+        **_servers(),
+        "the bench": [os.getpid()],
+    }
+    used = {group: sum(map(_cpu_ticks, pids)) / tick for group, pids in groups.items()}
+    user, nice, system, _idle, _iowait, irq, softirq, steal, *_rest = map(
+        int, Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    )
+    used["machine"] = (user + nice + system + irq + softirq + steal) / tick
+    return used
+
+
+def cores_used(
+    before: dict[str, float], after: dict[str, float], seconds: float
+) -> dict[str, float]:
+    """Cores each group kept busy between two snapshots; "other" is the machine's rest
+    (other programs, processes that ended meanwhile, the kernel's own)."""
+    cores = {group: (after[group] - before[group]) / seconds for group in before}
+    machine = cores.pop("machine")
+    cores["other"] = max(0.0, machine - sum(cores.values()))
+    cores["machine"] = machine
+    return cores
+
+
+def cores_line(cores: dict[str, float]) -> str:
+    parts = ", ".join(f"{group} {used:.2f}" for group, used in cores.items() if group != "machine")
+    return f"cores busy {cores['machine']:.2f} of {os.cpu_count()} ({parts})"
 
 
 def players_create(run: str, count: int) -> list[tuple[str, str]]:
@@ -502,6 +562,7 @@ class Peak:
     cpu: float  # seconds of CPU the web server used
     client_cpu: float  # and this process (the bots, the pages)
     server: dict[str, list[float]]  # the web's own time per action (its request log)
+    cores: dict[str, float]  # cores busy, by process group (cores_used)
 
 
 # A line of the web's request log (club.logging): an action's own time inside Django, from
@@ -527,7 +588,7 @@ def peak(
     users: list[tuple[str, str]],
     plan: Plan,
     mechanism: str,
-    web: subprocess.Popen[bytes],
+    children: dict[str, subprocess.Popen[bytes]],
     web_log: Path,
 ) -> Peak:
     record = Record()
@@ -560,14 +621,15 @@ def peak(
                 target=paced_game, args=(pair, stop, random.Random(i), sent, {"match": match})
             )
         )
-    cpu, own = web_cpu_seconds(web), time.process_time()
+    before = cpu_snapshot(children)
     logged = web_log.stat().st_size
     start = time.monotonic()
     for thread in threads:
         thread.start()
     time.sleep(plan.peak_s)
     until = time.monotonic()
-    cpu, own = web_cpu_seconds(web) - cpu, time.process_time() - own
+    cores = cores_used(before, cpu_snapshot(children), until - start)
+    cpu, own = cores["web"] * (until - start), cores["the bench"] * (until - start)
     server = server_times(web_log, logged, web_log.stat().st_size)
     stop.set()
     for thread in threads:
@@ -576,7 +638,7 @@ def peak(
     for role in ("player", "watcher"):
         live[role], not_seen = live_delays(sent, listeners, role, until)
         missed += not_seen
-    return Peak(mechanism, record, until - start, live, missed, cpu, own, server)
+    return Peak(mechanism, record, until - start, live, missed, cpu, own, server, cores)
 
 
 # Clocks -----------------------------------------------------------------------------------
@@ -679,6 +741,13 @@ def report_peak(result: Peak, plan: Plan) -> None:
         f"{len(record.errors)}, web CPU {result.cpu / seconds:.2f} cores "
         f"({1000 * result.cpu / max(1, record.requests):.0f} ms a request); the bench's own "
         f"CPU {result.client_cpu / seconds:.2f} cores"
+    )
+    actions = sum(len(record.latencies.get(kind, [])) for kind in ACTIONS)
+    print(f"  {cores_line(result.cores)}")
+    print(
+        f"  actions {actions / seconds:.1f}/s; web CPU "
+        f"{1000 * result.cpu / max(1, actions):.0f} ms "
+        "an action, its followers' live answers and the rest of the web's work included"
     )
     for error in record.errors[:5]:
         print(f"    error: {error[:150]}")
@@ -795,7 +864,7 @@ def main() -> None:
         peaks = []
         for mechanism in mechanisms:
             print(f"Peak, {mechanism}...", file=sys.stderr)
-            peaks.append(peak(users, plan, mechanism, children["web"], var_dir / "web.log"))
+            peaks.append(peak(users, plan, mechanism, children, var_dir / "web.log"))
             report_peak(peaks[-1], plan)
         report_queries([record, *(p.record for p in peaks)])
         report_comparison(peaks)

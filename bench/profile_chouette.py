@@ -4,13 +4,17 @@ Not a test. ``profile_action.py``'s method (its ``Meter``, production's settings
 PostgreSQL, DEBUG off, the connection closed after every request) on online chouettes
 of four players with a clock, played through the whole request path with Django's test
 client, each request type the bench (``api_chouette.py``) makes: every action of the box
-and the captain (start, roll, move); after each one the ``GET /api/chouettes/{id}/``
-every follower makes and the table page the big screen fetches (``page``: what
-static/club/live_region.js asks for, ``?live=region``, with a session); and, while the
-captain moves, a crew member's proposal (``propose``). A layer missing from the code
-under test (an older version) is left out of the table.
+and the captain (start, roll, move), the box's double when it may (``--double-rate``)
+and each member's answer on their own cube (take, or pass ``--pass-rate`` of the time);
+after each one the ``GET /api/chouettes/{id}/`` every follower makes and the table page
+the big screen fetches (``page``: what static/club/live_region.js asks for,
+``?live=region``, with a session); and, while the captain moves, a crew member's
+proposal (``propose``). Each type is printed apart, with the time its row locks are
+held (``Held``: from its first ``SELECT ... FOR UPDATE`` to the commit). A layer missing
+from the code under test (an older version) is left out of the table.
 
     .venv/bin/python bench/profile_chouette.py                # DATABASE_POOL=0
+    .venv/bin/python bench/profile_chouette.py --double-rate 0.8
 
 The database is ``club_profile_chouette`` on ``BENCH_POSTGRES`` (created, migrated).
 """
@@ -19,9 +23,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import random
 import sys
 import time
+from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +80,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pool", type=int, default=0, help="DATABASE_POOL (0: none)")
     parser.add_argument("--actions", type=int, default=300, help="actions to time")
+    parser.add_argument(
+        "--double-rate", type=float, default=0.3, help="how often the box doubles when it may"
+    )
+    parser.add_argument(
+        "--pass-rate", type=float, default=0.25, help="how often a member passes a double"
+    )
     args = parser.parse_args()
     profile.DATABASE = "club_profile_chouette"
     profile.environment(args.pool)
@@ -95,11 +108,13 @@ def main() -> None:
     screen = Client()  # the big screen: a member signed in with a session
     screen.force_login(player.user)
     layers = present(LAYERS)
-    meters = {kind: profile.Meter() for kind in ("action", "get", "page", "propose")}
+    meter = profile.Meter()  # one meter; each request's figures go to its type's totals
     profile.LAYERS = layers
-    for meter in meters.values():
-        profile.instrument(meter)
-    totals = {kind: [0, 0.0, 0] for kind in meters}  # requests, CPU, queries
+    profile.instrument(meter)
+    lock = Held()
+    lock.instrument()
+    rng = random.Random(1)
+    totals: dict[str, Totals] = defaultdict(Totals)
 
     def timed(kind: str, send: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         count = 0
@@ -107,24 +122,25 @@ def main() -> None:
         def counted(execute: Callable[..., Any], sql: str, *rest: Any) -> Any:
             nonlocal count
             count += 1
+            lock.query(sql)
             return execute(sql, *rest)
 
         connection.close()
-        meters[kind].on = True
+        meter.on = lock.on = True
         started = time.thread_time()
         with connection.execute_wrapper(counted):
             response = send(*args, **kwargs)
-        totals[kind][1] += time.thread_time() - started
+        cpu = time.thread_time() - started
         connection.close()
-        meters[kind].on = False
+        meter.on = lock.on = False
         assert response.status_code in (200, 201), response.content
-        totals[kind][0] += 1
-        totals[kind][2] += count
+        totals[kind].add(meter, lock, cpu=cpu, queries=count)
         return response
 
     box = clients[names[0]]
     body: dict[str, Any] = {}
-    while totals["action"][0] < args.actions:
+    actions = 0
+    while actions < args.actions:
         if not body or body["status"] != "open" or body["game"] is None:
             body = box.post(
                 "/api/chouettes/",
@@ -133,10 +149,21 @@ def main() -> None:
                 content_type="application/json",
             ).json()  # fmt: skip
             path, page = f"/api/chouettes/{body['id']}/", f"/chouettes/{body['id']}/"
-            body = timed("action", box.post, path + "start/", {}).json()
+            body = timed("start", box.post, path + "start/", {}).json()
+            actions += 1
         game = body["game"]
         if game["phase"] == "over":
-            body = timed("action", box.post, path + "start/", {}).json()
+            body = timed("start", box.post, path + "start/", {}).json()
+            actions += 1
+        elif game["phase"] == "take_or_pass" and game["awaiting"]:
+            # Every member the box doubled answers on their own cube (H5), one by one as
+            # they would within the same second; a pass now and then.
+            for name in game["awaiting"]:
+                act = "pass" if rng.random() < args.pass_rate else "take"
+                sent = {"turn_no": game["cubes"][name]["offered_at"]}
+                body = timed(act, clients[name].post, path + f"{act}/", sent,
+                             content_type="application/json").json()  # fmt: skip
+                actions += 1
         else:
             mover = clients[game["awaiting"][0]]
             plays = game["legal_plays"]
@@ -152,30 +179,132 @@ def main() -> None:
                     sent = {"turn_no": game["turn_no"], "kind": "play", "play": play}
                     timed("propose", clients[name].post, path + "proposals/", sent,
                           content_type="application/json")  # fmt: skip
+            doubling = (
+                game["phase"] == "roll"
+                and game["awaiting"] == body["players"][:1]  # the box rolls next
+                and any(
+                    cube["state"] == "live" and cube["owner"] in (None, "box") and cube["value"] < 8
+                    for cube in game["cubes"].values()
+                )
+                and rng.random() < args.double_rate
+            )
             kind, sent = (
-                ("roll", {"turn_no": game["turn_no"]})
+                ("double", {"turn_no": game["turn_no"]})
+                if doubling
+                else ("roll", {"turn_no": game["turn_no"]})
                 if game["phase"] == "roll"
                 else ("move", {"turn_no": game["turn_no"], "play": play})
             )
             body = timed(
-                "action", mover.post, path + f"{kind}/", sent, content_type="application/json"
+                kind, mover.post, path + f"{kind}/", sent, content_type="application/json"
             ).json()
+            actions += 1
         timed("get", clients[names[2]].get, path)
         timed("page", screen.get, page + "?live=region")
-    for kind, meter in meters.items():
-        requests, cpu, queries = totals[kind]
-        if not requests:
-            continue
-        print(f"{requests} {kind}s, DATABASE_POOL={args.pool}")
-        print(f"  CPU a request: {1000 * cpu / requests:.2f} ms", end="; ")
-        print(f"queries a request: {queries / requests:.1f}")
+    print(f"DATABASE_POOL={args.pool}; held: from the first SELECT ... FOR UPDATE to the commit")
+    for kind in ORDER:
+        if kind in totals:
+            totals[kind].report(kind, layers)
+
+
+ORDER = ("start", "roll", "move", "double", "take", "pass", "propose", "get", "page")
+
+
+class Held:
+    """The time a request holds its row locks: from its first ``SELECT ... FOR UPDATE``
+    to the commit (or rollback) that ends the transaction, wall and CPU, with the
+    queries sent meanwhile."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.since: tuple[float, float] | None = None
+        self.cpu = self.wall = 0.0
+        self.queries = 0
+
+    def query(self, sql: str) -> None:
+        if not self.on:
+            return
+        if self.since is None and "FOR UPDATE" in sql:
+            self.since = (time.thread_time(), time.perf_counter())
+        if self.since is not None:
+            self.queries += 1
+
+    def released(self) -> None:
+        if self.since is not None:
+            cpu, wall = self.since
+            self.cpu += time.thread_time() - cpu
+            self.wall += time.perf_counter() - wall
+            self.since = None
+
+    def take(self) -> tuple[float, float, int]:
+        taken = (self.cpu, self.wall, self.queries)
+        self.cpu = self.wall = 0.0
+        self.queries = 0
+        return taken
+
+    def instrument(self) -> None:
+        from django.db.backends.base.base import BaseDatabaseWrapper
+
+        for name in ("commit", "rollback"):
+            ending = getattr(BaseDatabaseWrapper, name)
+
+            def ended(wrapper: Any, *args: Any, _ending: Any = ending, **kwargs: Any) -> Any:
+                try:
+                    return _ending(wrapper, *args, **kwargs)
+                finally:
+                    self.released()
+
+            setattr(BaseDatabaseWrapper, name, ended)
+
+
+@dataclass
+class Totals:
+    """One request type's figures: requests, CPU, queries, the lock held, the layers."""
+
+    requests: int = 0
+    cpu: float = 0.0
+    queries: int = 0
+    held_cpu: float = 0.0
+    held_wall: float = 0.0
+    held_queries: int = 0
+    layers_cpu: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    layers_wall: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    layers_calls: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+    def add(self, meter: Any, lock: Held, *, cpu: float, queries: int) -> None:
+        self.requests += 1
+        self.cpu += cpu
+        self.queries += queries
+        held_cpu, held_wall, held_queries = lock.take()
+        self.held_cpu += held_cpu
+        self.held_wall += held_wall
+        self.held_queries += held_queries
+        for label, value in meter.cpu.items():
+            self.layers_cpu[label] += value
+            self.layers_wall[label] += meter.wall[label]
+            self.layers_calls[label] += meter.calls[label]
+        meter.cpu.clear()
+        meter.wall.clear()
+        meter.calls.clear()
+
+    def report(self, kind: str, layers: tuple[tuple[str, str, str], ...]) -> None:
+        n = self.requests
+        print(f"{n} {kind}s")
+        print(f"  CPU a request: {1000 * self.cpu / n:.2f} ms", end="; ")
+        print(f"queries a request: {self.queries / n:.1f}")
+        if self.held_queries:
+            print(
+                f"  lock held: {1000 * self.held_wall / n:.2f} ms wall, "
+                f"{1000 * self.held_cpu / n:.2f} ms CPU, {self.held_queries / n:.1f} queries "
+                f"(outside it: {1000 * (self.cpu - self.held_cpu) / n:.2f} ms CPU)"
+            )
         print(f"  {'layer':34} {'CPU ms':>8} {'wall ms':>8} {'calls':>7}  (per request)")
         for label, _module, _path in layers:
-            calls = meter.calls.get(label, 0)
+            calls = self.layers_calls.get(label, 0)
             if calls:
                 print(
-                    f"  {label:34} {1000 * meter.cpu[label] / requests:8.2f} "
-                    f"{1000 * meter.wall[label] / requests:8.2f} {calls / requests:7.2f}"
+                    f"  {label:34} {1000 * self.layers_cpu[label] / n:8.2f} "
+                    f"{1000 * self.layers_wall[label] / n:8.2f} {calls / n:7.2f}"
                 )
 
 

@@ -82,41 +82,64 @@ class _Turn:
 
 
 def _load(chouette: Chouette, *, answered: bool = True) -> _Turn:
-    """The session's table and the session, locked (the table first, as every writer of
-    a table does), the session open and online. Only ``chouette.pk`` is read: the views
-    pass the id unread, so an action reads the session once. ``answered``: with what
-    the chouette's answer shows (``_turn_at``); a proposal, answered with itself, reads
-    only the rows it locks."""
+    """The session and its table, locked in one query (``FOR UPDATE OF`` the table
+    first: PostgreSQL locks a row's tables in that order, so the table is locked before
+    the session as every writer of a table does), the session open and online. Only
+    ``chouette.pk`` is read: the views pass the id unread, so an action reads the session
+    once. ``answered``: with what the chouette's answer shows (the scorekeeper, the games
+    played, ``_turn_of``); a proposal, answered with itself, reads only the rows it
+    locks."""
+    ahead = selectors.chouette_standing_ahead(pk=chouette.pk) if answered else None
+    rows = Chouette.objects.select_for_update(of=("table", "self")).filter(table__isnull=False)
+    rows = (
+        selectors.chouette_card_rows(rows).annotate(rows_count=selectors.game_rows())
+        if answered
+        else rows.select_related("table")
+    )
     try:
-        table = Table.objects.select_for_update(of=("self",)).get(chouette__pk=chouette.pk)
-    except Table.DoesNotExist:
+        locked = rows.get(pk=chouette.pk)
+    except Chouette.DoesNotExist:
         if not Chouette.objects.filter(pk=chouette.pk).exists():
             raise NotFound(_("There is no chouette #%(id)s.") % {"id": chouette.pk}) from None
         raise Conflict(
             _("This chouette is recorded: its games are played on a real board.")
         ) from None
-    turn = _turn_at(table, engine.clock_now(), answered=answered)
-    if turn.chouette.status != Chouette.Status.OPEN:
+    if locked.status != Chouette.Status.OPEN:
         raise Conflict(_("This chouette is closed."))
-    return turn
+    return _turn_of(locked, engine.clock_now(), answered=answered, ahead=ahead)
 
 
-def _turn_at(table: Table, now: datetime, *, answered: bool = True) -> _Turn:
+def _turn_at(table: Table, now: datetime) -> _Turn:
     """The (locked) table's session, locked, read as its card reads it (the scorekeeper,
-    the games played) with its players and their points: what the answer shows, so
-    nothing is read after the action (``answered``; else the session's row alone). The
-    table is set on it as this request leaves it."""
-    locking = Chouette.objects.select_for_update(of=("self",))
-    if answered:
-        locking = selectors.chouette_card_rows(locking, table=False)
-    locked = locking.get(table=table)
+    the games played) with its players and their points (the timeout's read: the clock
+    worker locks the table alone first, ``engine.table_due``). The table is set on it as
+    this request leaves it."""
+    locked = selectors.chouette_card_rows(
+        Chouette.objects.select_for_update(of=("self",)), table=False
+    ).get(table=table)
     locked.table = table
-    return _Turn(
-        chouette=locked,
-        table=table,
-        now=now,
-        standing=selectors.chouette_standing(chouette=locked) if answered else None,
-    )
+    return _turn_of(locked, now)
+
+
+def _turn_of(
+    locked: Chouette,
+    now: datetime,
+    *,
+    answered: bool = True,
+    ahead: selectors.StandingAhead | None = None,
+) -> _Turn:
+    """The request's view of the locked session and its table: with its players and
+    their points, what the answer shows, so nothing is read after the action
+    (``answered``; else the session's row alone). The players and points read ``ahead``
+    of the lock stand if nothing they show moved since; else they are read again."""
+    table = locked.table
+    assert table is not None
+    standing = None
+    if answered:
+        standing = None if ahead is None else ahead.standing_if_current(locked=locked)
+        if standing is None:
+            standing = selectors.chouette_standing(chouette=locked)
+    return _Turn(chouette=locked, table=table, now=now, standing=standing)
 
 
 # Starting a game -------------------------------------------------------------------------
@@ -515,6 +538,7 @@ def _save(turn: _Turn) -> None:
             seats_after=[ids[name] for name in scored.next_seating.players],
             recorded_by=actor.user if actor is not None else None,
             also=dice,
+            rows=getattr(locked, "rows_count", None),
         )
         assert turn.standing is not None
         turn.standing = turn.standing.game_written(points)

@@ -109,10 +109,9 @@ def chouette_standing(*, chouette: Chouette) -> Standing:
     return chouette_standings(chouettes=[chouette])[chouette.pk]
 
 
-def chouette_standings(*, chouettes: Collection[Chouette]) -> dict[int, Standing]:
-    """Each chouette's ``Standing`` (by id), their players with their points in one query
-    whatever their number (the live channel reads many sessions at once), the games as
-    ``chouette_standing`` reads them."""
+def _standing_rows(pks: Collection[int]) -> QuerySet[Any]:
+    """The players of the chouettes ``pks`` (everyone who ever sat), each with its
+    session's id and their points over it (undone games cancelled by their reversals)."""
     session = "chouette_memberships__chouette"
     points = (
         GamePoints.objects.filter(game__chouette=OuterRef(session), player=OuterRef("pk"))
@@ -120,10 +119,17 @@ def chouette_standings(*, chouettes: Collection[Chouette]) -> dict[int, Standing
         .annotate(total=Sum("points"))
         .values("total")
     )
-    rows = (
-        Player.objects.filter(**{f"{session}__in": [chouette.pk for chouette in chouettes]})
-        .annotate(total=Coalesce(Subquery(points), 0))
-        .values_list(session, "pk", "user__username", "display_name", "total")
+    return Player.objects.filter(**{f"{session}__in": pks}).annotate(
+        total=Coalesce(Subquery(points), 0)
+    )
+
+
+def chouette_standings(*, chouettes: Collection[Chouette]) -> dict[int, Standing]:
+    """Each chouette's ``Standing`` (by id), their players with their points in one query
+    whatever their number (the live channel reads many sessions at once), the games as
+    ``chouette_standing`` reads them."""
+    rows = _standing_rows([chouette.pk for chouette in chouettes]).values_list(
+        "chouette_memberships__chouette", "pk", "user__username", "display_name", "total"
     )
     read: dict[int, tuple[dict[int, str], dict[int, str], dict[int, int]]] = {
         chouette.pk: ({}, {}, {}) for chouette in chouettes
@@ -141,6 +147,65 @@ def chouette_standings(*, chouettes: Collection[Chouette]) -> dict[int, Standing
             names=names, display_names=display_names, totals=totals, games=games
         )
     return standings
+
+
+def game_rows(pk: int | None = None) -> Coalesce:
+    """How many game rows (games and their reversals) chouette ``pk`` has (None: the
+    chouette of the outer query): append-only, so the same count means the same points."""
+    rows = (
+        ChouetteGame.objects.filter(chouette=OuterRef("pk") if pk is None else pk)
+        .values("chouette")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return Coalesce(Subquery(rows), 0)
+
+
+@dataclass(frozen=True)
+class StandingAhead:
+    """A chouette's players and points read before its lock, with the count of its game
+    rows in the same statement (so at the same moment): ``standing_if_current`` keeps it
+    when the locked row shows the same count and no one seated it does not name."""
+
+    names: dict[int, str]
+    display_names: dict[int, str]
+    totals: dict[int, int]
+    rows: int | None  # None: no player read (an unknown session)
+
+    def standing_if_current(self, *, locked: Chouette) -> Standing | None:
+        """The standing of ``locked`` (read with ``game_rows()`` as ``rows_count``, and
+        with ``games_played``) if nothing it shows moved since: no game row written (they
+        are append-only, so the points are the same) and every seated player named (a
+        player joins seated).
+        None: read it again, under the lock."""
+        games = getattr(locked, "games_played", None)
+        if games is None or self.rows is None or self.rows != getattr(locked, "rows_count", None):
+            return None
+        if any(pk not in self.names for pk in locked.seats):
+            return None
+        return Standing(
+            names=self.names,
+            display_names=self.display_names,
+            totals=self.totals,
+            games=games,
+        )
+
+
+def chouette_standing_ahead(*, pk: int) -> StandingAhead:
+    """The players and points of chouette ``pk`` and its game rows, in one query: what an
+    online action reads before it locks the session, so that the lock is held for less
+    (``StandingAhead.standing_if_current``)."""
+    rows = list(
+        _standing_rows([pk])
+        .annotate(rows=game_rows(pk))
+        .values_list("pk", "user__username", "display_name", "total", "rows")
+    )
+    return StandingAhead(
+        names={row[0]: row[1] for row in rows},
+        display_names={row[0]: row[2] for row in rows},
+        totals={row[0]: row[3] for row in rows},
+        rows=rows[0][4] if rows else None,
+    )
 
 
 def chouette_options(*, chouette: Chouette) -> ChouetteOptions:

@@ -306,11 +306,13 @@ def _write_game(
     recorded_by: User | None,
     undoes: ChouetteGame | None = None,
     also: Mapping[str, Any] | None = None,
+    rows: int | None = None,
 ) -> ChouetteGame:
     """The game row and its points; the seats and ``also`` (other fields of the session)
-    moved on in the version's one UPDATE."""
+    moved on in the version's one UPDATE. ``rows``: the session's game rows, when the
+    caller read them with the locked row (``selectors.game_rows``)."""
     seats_before = locked.seats
-    number = selectors.chouette_rows(chouette=locked) + 1
+    number = (selectors.chouette_rows(chouette=locked) if rows is None else rows) + 1
     _advance(locked, seats=seats_after, **(also or {}))
     row = ChouetteGame.objects.create(
         chouette=locked,

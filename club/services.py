@@ -21,7 +21,7 @@ from django.db import transaction as db_transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club import money, ratings
+from club import auth, money, ratings
 from club.errors import Conflict, Forbidden, Invalid
 from club.models import (
     Account,
@@ -487,6 +487,8 @@ def ratings_rebuild(
         changes += _rate(result, players[result.winner_id], players[result.loser_id])
     RatingChange.objects.bulk_create(changes, batch_size=1000)
     Player.objects.bulk_update(list(players.values()), RATING_FIELDS, batch_size=500)
+    # A bulk update sends no post_save: the players' cached tokens go here.
+    auth.users_forget(player.user_id for player in players.values())
     return total
 
 

@@ -228,14 +228,26 @@ SPECTACULAR_SETTINGS = {
 }
 
 # The cache: what the live channel's writers hand to every web process's watcher
-# (docs/live.md). Redis in production (CACHE_URL, its own database number); left unset,
-# each process has its own memory cache, and a watcher that misses reads the database.
+# (docs/live.md) and each API token's user and player (club/auth.py). Redis in
+# production (CACHE_URL, its own database number); left unset, files under
+# VAR_DIR/cache, which every process of one machine shares (make run's two gunicorn
+# workers): an entry dropped by one (a token's user changed) is gone for the others too.
+# A per-process memory cache could not say so. Django's file cache keeps to 300 entries
+# (then drops a third of them at random: a miss, read again from the database), checked
+# at most once a second (club/cache.py).
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
     if CACHE_URL
-    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    else {
+        "BACKEND": "club.cache.FileCache",
+        "LOCATION": str(VAR_DIR / "cache"),
+    }
 }
+# Seconds an API token's user and player stay in the cache after a request read them
+# (club/auth.py); every change of the token, the user or the player drops them at once.
+# 0: no caching, every request reads them from the database.
+TOKEN_CACHE_SECONDS = env_int("TOKEN_CACHE_SECONDS", 300)
 
 # Celery: Redis in production; with no broker server, kombu's filesystem transport.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")

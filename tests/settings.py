@@ -24,3 +24,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["TEST"] = {  # noqa: F405
         "NAME": str(VAR_DIR / f"test-club-{os.getpid()}.sqlite3")  # noqa: F405
     }
+if not CACHE_URL:  # noqa: F405
+    # Each test run its own memory cache, which tests/conftest.py empties before every
+    # test: the embedded default's files under VAR_DIR would be shared by two runs side by
+    # side, each emptying the other's. tests/club/test_auth_cache.py runs the file cache.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

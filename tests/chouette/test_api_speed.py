@@ -8,23 +8,28 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework import serializers
 
-from chouette import online
+from chouette import online, selectors, services
 from chouette.api import ChouetteOutput, chouette_card
 from chouette.models import Chouette
 from matches.models import Table
-from tests.chouette.conftest import NAMES
+from tests.chouette.conftest import NAMES, member
 from tests.chouette.online_table import OnlineTable
 
-# An action's queries: the token with its user and player; the table locked by the
-# session's id; the session locked (its scorekeeper and games played joined in); its
-# players with their points; the session's UPDATE (version, dice, seats); the table's
-# UPDATE; the log rows. A game's end adds the game row's number, the row and its points.
-QUERIES_PER_ACTION = 7
-QUERIES_AT_A_GAMES_END = QUERIES_PER_ACTION + 3
-# A proposal (H2): the token; the table and the session locked (the session's row alone:
-# the answer is the proposal); the member's proposal for the turn read, then written; the
-# session's UPDATE. The same for a first proposal and for one replacing it.
-QUERIES_PER_PROPOSAL = 6
+# An action's queries: before the lock, the session's players with their points and its
+# game rows counted; the session and its table locked in one query (its scorekeeper, games
+# played and game rows joined in); the session's UPDATE (version, dice, seats); the
+# table's UPDATE; the log rows. A game's end adds the game row and its points (its number
+# from the rows counted under the lock). The token with its user and player comes from the
+# cache once the member's first request read it (tests/club/test_auth_cache.py).
+QUERIES_PER_ACTION = 5
+QUERIES_AT_A_GAMES_END = QUERIES_PER_ACTION + 2
+# Of them, from the lock to the commit: the locked read and the three writes.
+QUERIES_UNDER_THE_LOCK = 4
+# A proposal (H2): the session and its table locked in one query (no standing, no games
+# played: the answer is the proposal); the member's proposal for the turn read, then
+# written; the session's UPDATE. The same for a first proposal and for one replacing it
+# (the token cached).
+QUERIES_PER_PROPOSAL = 4
 # The table page (or its live region): the session and its user; the viewer's player; the
 # session with its table, scorekeeper and games played; its players with their points and
 # names; the games; their points (by player id). The same for any seats and games.
@@ -51,6 +56,15 @@ def _test_token(sql):
 
 def _reads(sql, table):
     return [q for q in sql if q.startswith("SELECT") and f'FROM "{table}"' in q]
+
+
+def _locking(sql):
+    """Where the session and its table are locked (``FOR UPDATE`` on PostgreSQL; SQLite
+    has no row locks, the query is the same otherwise)."""
+    return next(
+        i for i, q in enumerate(sql)
+        if q.startswith("SELECT") and 'FROM "chouette_chouette" INNER JOIN "matches_table"' in q
+    )  # fmt: skip
 
 
 def _fresh_card(pk):
@@ -88,19 +102,25 @@ def _step(table):
 def test_an_action_reads_the_session_once_and_its_queries_stay_flat(api, members, players):
     order = ["alice", "bob", "carol", "dave", "erin", "frank"][:players]
     table = OnlineTable(api, members, order, cube="multiple", turn_time=60)
+    for name in order:
+        table.get(name)  # each member's token read once, then cached
     counts, games_ended = [], 0
     for _action in range(400):
         response, sql = _queries(lambda: _step(table))
         assert response.status_code == 200, response.json()
         table.body = response.json()
-        assert len(_reads(sql, "chouette_chouette")) == 1, sql
+        assert len(_reads(sql, "chouette_chouette")) == 1, sql  # with its table, locked
+        assert 'INNER JOIN "matches_table"' in _reads(sql, "chouette_chouette")[0], sql
         assert len(_reads(sql, "club_player")) == 1, sql  # the names and points, once
         assert not _reads(sql, "chouette_membership"), sql
-        assert len(_reads(sql, "matches_table")) == 1, sql
+        assert not _reads(sql, "matches_table"), sql
         updates = [q for q in sql if q.startswith('UPDATE "chouette_chouette"')]
         assert len(updates) == 1, sql  # the version moves on with the dice and the seats
         ended = table.game["phase"] == "over"
         games_ended += ended
+        locked = _locking(sql)
+        assert _reads(sql[:locked], "club_player"), sql  # the standing read before the lock
+        assert len(sql) - locked == QUERIES_UNDER_THE_LOCK + 2 * ended, sql
         counts.append((ended, len(sql)))
         if games_ended == 2:
             break
@@ -137,6 +157,7 @@ def test_h2_a_proposal_reads_only_the_rows_it_locks_and_replaces_the_members_own
     game = table.play(until=lambda g: g["phase"] == "move" and g["awaiting"] == ["bob"]
                       and len(g["legal_plays"]) > 1)  # fmt: skip
     version = table.get("alice").json()["version"]
+    table.get("dave")  # dave's token read once, then cached
     for play in game["legal_plays"][:2]:
         body = {"turn_no": game["turn_no"], "kind": "play", "play": play}
         response, sql = _queries(lambda body=body: table.post("dave", "proposals", **body))
@@ -265,3 +286,62 @@ def test_a_members_board_reads_the_same_whatever_the_seats_and_the_games(api, cl
 
 def members_by_pk(members):
     return {player.pk: player for player in members.values()}
+
+
+def _locked_row(pk):
+    """The session as the online action reads it under the lock (outside one here)."""
+    return selectors.chouette_card_rows().annotate(rows_count=selectors.game_rows()).get(pk=pk)
+
+
+@pytest.mark.django_db
+def test_the_standing_read_ahead_of_the_lock_stands_only_while_nothing_it_shows_moved(
+    open_chouette, members, staff
+):
+    chouette = open_chouette("alice", "bob", "carol")
+    ahead = selectors.chouette_standing_ahead(pk=chouette.pk)
+    fresh = selectors.chouette_standing(chouette=_locked_row(chouette.pk))
+    assert ahead.standing_if_current(locked=_locked_row(chouette.pk)) == fresh
+    # A game written since: the points moved, so it is read again.
+    services.chouette_game_record(
+        chouette=chouette,
+        record={"winner": "box", "result": "single",
+                "members": [member("bob"), member("carol")]},
+        recorded_by=staff.user,
+    )  # fmt: skip
+    assert ahead.standing_if_current(locked=_locked_row(chouette.pk)) is None
+    ahead = selectors.chouette_standing_ahead(pk=chouette.pk)
+    standing = ahead.standing_if_current(locked=_locked_row(chouette.pk))
+    assert standing == selectors.chouette_standing(chouette=_locked_row(chouette.pk))
+    assert standing is not None and standing.games == 1 and sum(standing.totals.values()) == 0
+    # A player seated since (H13): not named by what was read ahead.
+    services.chouette_join(chouette=chouette, player=members["dave"], by=staff.user)
+    assert ahead.standing_if_current(locked=_locked_row(chouette.pk)) is None
+    # An unknown session: nothing read, nothing kept.
+    assert selectors.chouette_standing_ahead(pk=chouette.pk + 1000).rows is None
+
+
+@pytest.mark.django_db
+def test_an_action_whose_standing_moved_before_its_lock_reads_it_again_under_the_lock(
+    api, members, monkeypatch
+):
+    """The standing read ahead of the lock is from before the game's last action: the
+    action that ends the game answers with the points it wrote, and the next start reads
+    the standing again under the lock (the game row counted there is one more)."""
+    table = OnlineTable(api, members, ["alice", "bob", "carol", "dave"], cube="multiple")
+    stale = selectors.chouette_standing_ahead(pk=table.pk)  # no game written yet
+    for _action in range(400):
+        response = _step(table)
+        assert response.status_code == 200, response.json()
+        table.body = response.json()
+        if table.body["games"] == 1:
+            break
+    assert table.body["games"] == 1 and table.body["scores"] != dict.fromkeys(
+        table.body["scores"], 0
+    )
+    monkeypatch.setattr(selectors, "chouette_standing_ahead", lambda *, pk: stale)
+    response, sql = _queries(lambda: table.post(table.body["players"][0], "start"))
+    assert response.status_code == 200, response.json()
+    locked = _locking(sql)
+    assert len(_reads(sql[locked:], "club_player")) == 1, sql  # read again, under the lock
+    assert response.json() == _fresh_card(table.pk)
+    assert response.json()["scores"] == table.body["scores"]

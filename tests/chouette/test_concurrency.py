@@ -1,17 +1,23 @@
-"""Identical requests at once: one applies, the others are refused, nothing doubled.
+"""Identical requests at once: one applies, the others are refused, nothing doubled; and
+an online action's row locks taken in the order every writer takes them.
 
 Run on SQLite (``make test``) and on PostgreSQL (CI's second run): on SQLite
 ``select_for_update`` does nothing and the conditional update of the version holds.
 """
 
+import threading
+import time
 from decimal import Decimal
 
 import pytest
+from django.db import DatabaseError, connection, transaction
 
-from chouette import services
+from chouette import online, selectors, services
 from chouette.models import Chouette, ChouetteGame
 from club.errors import Conflict
 from club.models import SourceKind, Transaction
+from matches.errors import NotYourTurn, StaleTurn
+from matches.models import Action, Table
 from tests import threads
 from tests.chouette.conftest import member
 
@@ -61,3 +67,94 @@ def test_h14_closing_at_once_posts_one_settlement(open_chouette):
         "carol": Decimal("5.00"),
     }
     assert Transaction.objects.filter(kind=SourceKind.CHOUETTE).count() == 1
+
+
+def _online(open_chouette, members):
+    """An online chouette (alice the box, bob captain, carol and dave the crew) with its
+    first game started, and the body of that game."""
+    chouette = open_chouette("alice", "bob", "carol", "dave", mode="online", cube="multiple")
+    started = online.chouette_game_start(chouette=chouette, by=members["alice"])
+    game = selectors.chouette_online_game(chouette=started)
+    assert game is not None
+    return started, game
+
+
+def _mover_act(chouette, members, game):
+    """The action of whoever must act in ``game``: the roll, or the first legal play."""
+    player = members[game["awaiting"][0]]
+    if game["phase"] == "roll":
+        return lambda: online.chouette_act(
+            chouette=Chouette(pk=chouette.pk), player=player, act="roll", turn_no=game["turn_no"]
+        )
+    plays = game["legal_plays"]
+    return lambda: online.chouette_act(
+        chouette=Chouette(pk=chouette.pk),
+        player=player,
+        act="move",
+        turn_no=game["turn_no"],
+        play=plays[0] if plays else "",
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_online_action_sent_at_once_is_applied_once(open_chouette, members):
+    chouette, game = _online(open_chouette, members)
+    outcomes = at_once(_mover_act(chouette, members, game))
+    applied = [o for o in outcomes if isinstance(o, Chouette)]
+    assert len(applied) == 1, outcomes
+    assert all(isinstance(o, (StaleTurn, NotYourTurn, Conflict)) for o in outcomes
+               if o not in applied), outcomes  # fmt: skip
+    table = Table.objects.get(chouette__pk=chouette.pk)
+    assert table.turn_no == game["turn_no"] + 1
+    assert Action.objects.filter(table=table).count() == table.log_seq  # nothing doubled
+    assert Chouette.objects.get(pk=chouette.pk).version == chouette.version + 1
+    assert applied[0].version == chouette.version + 1
+
+
+def _table_held(table_id: int) -> bool:
+    """Another transaction holds the table's row lock (PostgreSQL's ``NOWAIT`` refuses)."""
+    try:
+        with transaction.atomic():
+            Table.objects.select_for_update(nowait=True).get(pk=table_id)
+    except DatabaseError:
+        return True
+    return False
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_an_online_action_locks_the_table_before_the_session(open_chouette, members):
+    """The action locks the session and its table in one query; every writer takes the
+    table first (two orders could deadlock), so an action held up on the session already
+    holds the table, and goes on once the session is free."""
+    chouette, game = _online(open_chouette, members)
+    holding, release = threading.Event(), threading.Event()
+    outcomes: list[object] = []
+
+    def hold_the_session_alone() -> None:
+        with transaction.atomic():
+            Chouette.objects.select_for_update(of=("self",)).get(pk=chouette.pk)
+            holding.set()
+            release.wait(10)
+        connection.close()
+
+    def act() -> None:
+        try:
+            outcomes.append(_mover_act(chouette, members, game)())
+        finally:
+            connection.close()
+
+    holder, actor = threading.Thread(target=hold_the_session_alone), threading.Thread(target=act)
+    holder.start()
+    assert holding.wait(10)
+    actor.start()
+    waited = time.monotonic() + 10
+    while not _table_held(chouette.table_id) and time.monotonic() < waited:
+        time.sleep(0.01)
+    held = _table_held(chouette.table_id)
+    release.set()
+    holder.join()
+    actor.join()
+    assert held
+    assert len(outcomes) == 1 and isinstance(outcomes[0], Chouette), outcomes
+    assert Table.objects.get(pk=chouette.table_id).turn_no == game["turn_no"] + 1

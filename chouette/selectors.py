@@ -20,6 +20,7 @@ from backgammon.notation import format_play
 from backgammon.position import Position
 from backgammon.team import BOX, TEAM
 from chouette.models import Chouette, ChouetteGame, GamePoints, Membership, Proposal
+from club import live
 from club.errors import Forbidden, NotFound
 from club.models import Player
 
@@ -342,8 +343,8 @@ def topic_ids(keys: Collection[str]) -> list[int]:
 
 def chouette_versions(keys: Collection[str]) -> dict[str, int]:
     """The live channel's ``chouette:<id>`` topics: each existing session's version."""
-    rows = Chouette.objects.filter(pk__in=topic_ids(keys)).values_list("pk", "version")
-    return {str(pk): version for pk, version in rows}
+    versions = live.versions_by_id(Chouette, topic_ids(keys))
+    return {str(pk): version for pk, version in versions.items()}
 
 
 # Online mode ---------------------------------------------------------------------------

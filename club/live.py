@@ -35,6 +35,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.cache import cache
 from django.db import connection
+from django.db.models import Field, Model
 from django.utils.translation import gettext as _
 
 from club.errors import Forbidden, NotFound
@@ -96,6 +97,35 @@ def topic_unregister(*, name: str) -> None:
     """Forget a kind of topic (tests register kinds of their own)."""
     _KINDS.pop(name, None)
     _WATCHER.forget(f"{name}:")
+
+
+def versions_by_id(model: type[Model], ids: Collection[int]) -> dict[int, int]:
+    """The ``version`` of each row of ``model`` whose primary key is in ``ids``, in one
+    query (none for no ids): a kind's ``versions``, for a model with a ``version`` column.
+
+    Written in SQL, the one the ORM writes for ``model.objects.filter(pk__in=ids)
+    .values_list("pk", "version")``: it is the live channel's most frequent query (each
+    watcher's tick, each live request that reads its version) and compiling it through
+    the ORM cost 0.35 ms of CPU a call against 0.12 ms for the whole of this
+    (bench/README.md, "A live request")."""
+    ids = sorted(set(ids))
+    if not ids:
+        return {}
+    meta = model._meta
+    version = meta.get_field("version")
+    assert isinstance(version, Field)  # a column, not a relation
+    id_column, version_column = meta.pk.column, version.column
+    assert id_column is not None and version_column is not None  # concrete fields
+    quote = connection.ops.quote_name
+    sql = "SELECT {id}, {version} FROM {table} WHERE {id} IN ({ids})".format(
+        id=quote(id_column),
+        version=quote(version_column),
+        table=quote(meta.db_table),
+        ids=", ".join(["%s"] * len(ids)),
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, ids)
+        return {int(pk): int(version) for pk, version in cursor.fetchall()}
 
 
 def _split(topic: str) -> tuple[TopicKind, str]:

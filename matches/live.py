@@ -25,8 +25,8 @@ def _table_ids(keys: Collection[str]) -> set[int]:
 
 def table_versions(keys: Collection[str]) -> dict[str, int]:
     """The version of each table named by ``keys`` that exists, in one query."""
-    rows = Table.objects.filter(id__in=_table_ids(keys)).values_list("id", "version")
-    return {str(table_id): version for table_id, version in rows}
+    versions = live.versions_by_id(Table, _table_ids(keys))
+    return {str(table_id): version for table_id, version in versions.items()}
 
 
 def table_states(keys: Collection[str]) -> dict[str, tuple[int, dict[str, Any]]]:

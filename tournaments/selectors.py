@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from club import live
 from club.errors import NotFound
 from club.models import Account, Leg
 from tournaments import bracket, formats
@@ -211,8 +212,7 @@ def tournament_versions(keys: Collection[str]) -> dict[str, int]:
     """The live channel's versions of the tournaments named by id (unknown ids, and
     keys that cannot be an id, left out)."""
     ids = {int(key): key for key in keys if key.isascii() and key.isdigit() and len(key) < 19}
-    rows = Tournament.objects.filter(pk__in=list(ids)).values_list("pk", "version")
-    return {ids[pk]: version for pk, version in rows}
+    return {ids[pk]: version for pk, version in live.versions_by_id(Tournament, ids).items()}
 
 
 def rounds_overdue() -> QuerySet[Round]:

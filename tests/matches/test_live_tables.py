@@ -97,6 +97,22 @@ def test_versions_of_many_tables_in_one_query(alice, bob, carol, django_assert_n
 
 
 @pytest.mark.django_db
+def test_versions_in_sql_answer_as_the_orm(alice, bob, carol, django_assert_num_queries):
+    """``table_versions`` writes its query in SQL: the same answer as the ORM's, and no
+    query at all for keys that name no table."""
+    from matches.models import Table
+
+    first, second = start(alice, bob), start(carol, alice)
+    Table.objects.filter(pk=second.table_id).update(version=41)
+    keys = [str(first.table_id), str(second.table_id), str(second.table_id + 99)]
+    orm = Table.objects.filter(id__in=[int(key) for key in keys]).values_list("id", "version")
+    assert table_versions(keys) == {str(pk): version for pk, version in orm}
+    assert table_versions(keys)[str(second.table_id)] == 41
+    with django_assert_num_queries(0):
+        assert table_versions(["x", "-1", "9" * 40]) == {}
+
+
+@pytest.mark.django_db
 def test_states_of_many_tables_in_one_query(alice, bob, carol, django_assert_num_queries):
     first, second = start(alice, bob), start(carol, alice)
     act(first, on_turn(first, alice, bob), "move", play=game_of(first)["legal_plays"][0])

@@ -8,7 +8,8 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
@@ -33,17 +34,21 @@ def chouette_get(*, pk: int) -> Chouette:
         raise NotFound(_("There is no chouette #%(id)s.") % {"id": pk}) from None
 
 
-def _games_played() -> Coalesce:
-    """The games in effect of the chouette of the outer query (API.md's ``games``)."""
-    games = (
-        ChouetteGame.objects.filter(
-            chouette=OuterRef("pk"), undoes__isnull=True, undone_by__isnull=True
-        )
-        .values("chouette")
-        .annotate(count=Count("pk"))
-        .values("count")
+def _games_played() -> RawSQL:
+    """The games in effect of the chouette of the outer query, a query on the sessions
+    (API.md's ``games``): its game rows that neither undo a game nor are undone. Written
+    out: the ORM's ``Subquery`` of the same count (``chouette_games_played``'s filter)
+    costs about 1.3 ms of CPU to build and compile, and every action, GET and table page
+    reads it; this, next to nothing."""
+    games = ChouetteGame._meta.db_table
+    session = f'"{Chouette._meta.db_table}"."id"'
+    return RawSQL(
+        f'SELECT COUNT(*) FROM "{games}" game WHERE game."chouette_id" = {session}'
+        ' AND game."undoes_id" IS NULL'
+        f' AND NOT EXISTS (SELECT 1 FROM "{games}" later WHERE later."undoes_id" = game."id")',
+        (),
+        output_field=IntegerField(),
     )
-    return Coalesce(Subquery(games), 0)
 
 
 def chouette_list() -> QuerySet[Chouette]:
@@ -149,16 +154,19 @@ def chouette_standings(*, chouettes: Collection[Chouette]) -> dict[int, Standing
     return standings
 
 
-def game_rows(pk: int | None = None) -> Coalesce:
+def game_rows(pk: int | None = None) -> RawSQL:
     """How many game rows (games and their reversals) chouette ``pk`` has (None: the
-    chouette of the outer query): append-only, so the same count means the same points."""
-    rows = (
-        ChouetteGame.objects.filter(chouette=OuterRef("pk") if pk is None else pk)
-        .values("chouette")
-        .annotate(count=Count("pk"))
-        .values("count")
+    chouette of the outer query, a query on the sessions): append-only, so the same count
+    means the same points. Written out: the ORM's ``Subquery`` of the count costs about a
+    millisecond of CPU to build and compile, under the online action's lock; this, next
+    to nothing."""
+    games = ChouetteGame._meta.db_table
+    session = f'"{Chouette._meta.db_table}"."id"' if pk is None else "%s"
+    return RawSQL(
+        f'SELECT COUNT(*) FROM "{games}" WHERE "{games}"."chouette_id" = {session}',
+        () if pk is None else (pk,),
+        output_field=IntegerField(),
     )
-    return Coalesce(Subquery(rows), 0)
 
 
 @dataclass(frozen=True)

@@ -345,3 +345,35 @@ def test_an_action_whose_standing_moved_before_its_lock_reads_it_again_under_the
     assert len(_reads(sql[locked:], "club_player")) == 1, sql  # read again, under the lock
     assert response.json() == _fresh_card(table.pk)
     assert response.json()["scores"] == table.body["scores"]
+
+
+@pytest.mark.django_db
+def test_the_counts_written_out_in_sql_agree_with_the_orms(open_chouette, staff):
+    """``games_played`` and the game rows, counted in SQL written out (cheap to compile),
+    against the ORM's counts, across games recorded and undone."""
+    chouette = open_chouette("alice", "bob", "carol")
+    other = open_chouette("dave", "erin", "frank")
+    record = {"winner": "box", "result": "single", "members": [member("bob"), member("carol")]}
+    steps = [
+        lambda: services.chouette_game_record(chouette=chouette, record=record,
+                                              recorded_by=staff.user),
+        lambda: services.chouette_game_record(chouette=chouette, record=record,
+                                              recorded_by=staff.user),
+        lambda: services.chouette_game_undo(chouette=chouette, recorded_by=staff.user),
+        lambda: services.chouette_game_undo(chouette=chouette, recorded_by=staff.user),
+        lambda: services.chouette_game_record(chouette=chouette, record=record,
+                                              recorded_by=staff.user),
+    ]  # fmt: skip
+    seen = []
+    for step in [lambda: None, *steps]:
+        step()
+        for pk in (chouette.pk, other.pk):
+            row = _locked_row(pk)
+            assert row.games_played == selectors.chouette_games_played(chouette=row)
+            assert row.rows_count == selectors.chouette_rows(chouette=row)
+            ahead = selectors.chouette_standing_ahead(pk=pk)
+            assert ahead.rows == row.rows_count
+        seen.append((_locked_row(chouette.pk).games_played, _locked_row(chouette.pk).rows_count))
+    assert seen == [(0, 0), (1, 1), (2, 2), (1, 3), (0, 4), (1, 5)]
+    listed = {c.pk: c.games_played for c in selectors.chouette_list()}
+    assert listed == {chouette.pk: 1, other.pk: 0}

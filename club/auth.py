@@ -14,6 +14,8 @@ from django.db import transaction
 from rest_framework import authentication
 from rest_framework.authtoken.models import Token
 
+from club.models import Player
+
 Viewer: TypeAlias = User | AnonymousUser
 
 log = logging.getLogger("club.auth")
@@ -116,9 +118,15 @@ def user_changed(sender: Any, instance: User, created: bool = False, **kwargs: A
         users_forget([instance.pk])
 
 
-def player_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+def player_changed(
+    sender: Any, instance: Player, update_fields: frozenset[str] | None = None, **kwargs: Any
+) -> None:
     """A player saved or deleted: the cached user carries it (a new one too: the user
-    was cached without one)."""
+    was cached without one). Not for a save of its ratings alone, which the cache leaves
+    out: each match's end saves both players' ratings, and a timeout would otherwise
+    drop two entries (a query and the cache's round trips) for nothing."""
+    if update_fields is not None and update_fields <= set(Player.RATING_FIELDS):
+        return
     users_forget([instance.user_id])
 
 
@@ -141,10 +149,14 @@ class TokenAuthentication(authentication.TokenAuthentication):
         if token is not None:
             return token.user, token
         try:
-            # The password hash stays in the database: a user read without it saves only
-            # the fields it has, and nothing a token request does needs it.
+            # Left in the database: the password's hash (nothing a token request does
+            # needs it) and the player's ratings (read fresh when asked for, so a match's
+            # end, which changes them, need not drop the entry). A user or player read
+            # without some fields saves only those it has.
             token = (
-                Token.objects.select_related("user__player").defer("user__password").get(key=key)
+                Token.objects.select_related("user__player")
+                .defer("user__password", *(f"user__player__{f}" for f in Player.RATING_FIELDS))
+                .get(key=key)
             )
         except Token.DoesNotExist:
             token = None

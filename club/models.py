@@ -43,6 +43,13 @@ class Player(models.Model):
     by ``club.services.match_result_record`` and ``club.services.ratings_rebuild``.
     """
 
+    RATING_FIELDS: ClassVar[tuple[str, ...]] = (
+        "rating",
+        "experience",
+        "tavli_rating",
+        "tavli_experience",
+    )
+
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="player"
     )

@@ -21,7 +21,7 @@ from django.db import transaction as db_transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club import auth, money, ratings
+from club import money, ratings
 from club.errors import Conflict, Forbidden, Invalid
 from club.models import (
     Account,
@@ -43,8 +43,6 @@ MAX_MATCH_LENGTH = 64
 # How far in the future a result may say it was played: the recorder's clock may be ahead.
 MAX_CLOCK_SKEW = timedelta(minutes=5)
 # A player's columns the rating services write: FIBS's and the tavli rating's.
-RATING_FIELDS = ["rating", "experience", "tavli_rating", "tavli_experience"]
-
 T = TypeVar("T")
 
 
@@ -455,10 +453,10 @@ def match_result_record(
     if rated:
         RatingChange.objects.bulk_create(_rate(result, winner_row, loser_row))
         for row in (winner_row, loser_row):
-            row.save(update_fields=RATING_FIELDS)
+            row.save(update_fields=Player.RATING_FIELDS)
     # The caller's objects show the new numbers too.
     for given, row in ((winner, winner_row), (loser, loser_row)):
-        for field in RATING_FIELDS:
+        for field in Player.RATING_FIELDS:
             setattr(given, field, getattr(row, field))
     return result
 
@@ -486,9 +484,8 @@ def ratings_rebuild(
     for result in progress(results.iterator(chunk_size=1000), total):
         changes += _rate(result, players[result.winner_id], players[result.loser_id])
     RatingChange.objects.bulk_create(changes, batch_size=1000)
-    Player.objects.bulk_update(list(players.values()), RATING_FIELDS, batch_size=500)
-    # A bulk update sends no post_save: the players' cached tokens go here.
-    auth.users_forget(player.user_id for player in players.values())
+    # No post_save: none is needed, the tokens' cache holds no rating (club/auth.py).
+    Player.objects.bulk_update(list(players.values()), Player.RATING_FIELDS, batch_size=500)
     return total
 
 

@@ -132,12 +132,34 @@ def test_a_renamed_user_and_a_changed_player_are_seen_at_once(make_player):
     assert authenticated(alice.user).username == "aliceb"
 
 
-def test_a_ratings_rebuild_bulk_update_drops_the_cached_players(make_player):
+def test_the_cache_holds_no_rating_so_a_ratings_rebuild_is_seen_at_once(make_player):
     alice = make_player("alice")
-    Player.objects.filter(pk=alice.pk).update(rating=1600.0)  # no signal, not cached yet
-    assert authenticated(alice.user).player.rating == 1600.0  # cached with 1600
-    services.ratings_rebuild()  # no results: back to 1500, by bulk_update
+    Player.objects.filter(pk=alice.pk).update(rating=1600.0)  # no signal
+    assert authenticated(alice.user).player.rating == 1600.0
+    services.ratings_rebuild()  # no results: back to 1500, by bulk_update (no signal)
     assert authenticated(alice.user).player.rating == 1500.0
+
+
+def test_a_save_of_the_ratings_alone_keeps_the_entry_and_a_cached_save_keeps_the_ratings(
+    make_player, django_assert_num_queries
+):
+    """A match's end saves both players' ratings: the entry stays (no query, no cache
+    write for it), the new rating is read when asked for, and a save of the cached
+    player cannot write an old rating back."""
+    alice = make_player("alice")
+    key = token_for(alice.user)
+    authenticated(key)  # stored
+    alice.rating = 1612.5
+    with django_assert_num_queries(1):  # the UPDATE alone: nothing to forget
+        alice.save(update_fields=Player.RATING_FIELDS)
+    assert cached(key) is not None
+    player = authenticated(key).player
+    assert "rating" in player.get_deferred_fields()
+    assert player.rating == 1612.5  # read fresh
+    cached_player = authenticated(key).player
+    cached_player.display_name = "Alice C."
+    cached_player.save()
+    assert Player.objects.get(pk=alice.pk).rating == 1612.5
 
 
 def test_a_user_without_a_player_is_cached_without_one_until_given_one(django_assert_num_queries):

@@ -526,6 +526,7 @@ class Peak:
     cpu: float  # seconds of CPU the web server used
     client_cpu: float  # and this process
     cores: dict[str, float]  # cores busy, by process group (play.cores_used)
+    server: dict[str, list[float]]  # the web's own time per action (its request log)
     tally: Tally
     ids: list[int]
 
@@ -536,6 +537,7 @@ def chouettes_run(
     seconds: float,
     pace: tuple[float, float],
     children: dict[str, Any],
+    web_log: Path,
 ) -> Peak:
     """``tables`` chouettes played at once for ``seconds``: a thread per member acting,
     one per member following live, one per big screen."""
@@ -562,6 +564,7 @@ def chouettes_run(
             threading.Thread(target=screen_follow, args=(table, table.seats[0].view.version, stop))
         )
     before = play.cpu_snapshot(children)
+    logged = web_log.stat().st_size
     start = time.monotonic()
     for thread in threads:
         thread.start()
@@ -569,6 +572,7 @@ def chouettes_run(
     until = time.monotonic()
     cores = play.cores_used(before, play.cpu_snapshot(children), until - start)
     cpu, own = cores["web"] * (until - start), cores["the bench"] * (until - start)
+    server = play.server_times(web_log, logged, web_log.stat().st_size)
     stop.set()
     for thread in threads:
         thread.join()
@@ -590,6 +594,7 @@ def chouettes_run(
         cpu,
         own,
         cores,
+        server,
         tally,
         [t.pk for t in seated],
     )
@@ -712,6 +717,9 @@ def report_peak(result: Peak, checked: Checked) -> None:
             rows.append([f"live update, {role}", *play.spread(delays)])
     play.table(["request", "count", "p50 ms", "p95 ms", "p99 ms", "max ms"], rows)
     print(f"  live updates never seen: {result.missed}")
+    print("  the same actions as the web logged them (inside Django; the rest is waiting):")
+    rows = [[kind, *play.spread(result.server[kind])] for kind in play.by_count(result.server)]
+    play.table(["action (server)", "count", "p50 ms", "p95 ms", "p99 ms", "max ms"], rows)
     counts = result.tally.counts
     print("  what was played: " + ", ".join(f"{what} {counts[what]}" for what in sorted(counts)))
     print("  queries per action (mean, max):")
@@ -846,9 +854,13 @@ def main() -> None:
         print("Web: " + " ".join(service_commands(play.BIND)["web"][2:]))
         print(f"Database connections: DATABASE_POOL={args.pool} (0: one a request, closed after)")
         print("One chouette alone...", file=sys.stderr)
-        report_alone(chouettes_run(users[:6], 1, plan.alone_s, (0.0, 0.0), children))
+        report_alone(
+            chouettes_run(users[:6], 1, plan.alone_s, (0.0, 0.0), children, var_dir / "web.log")
+        )
         print(f"Chouettes' peak ({tables} tables, {seconds:.0f} s)...", file=sys.stderr)
-        peak = chouettes_run(users[6 : 6 + at_tables], tables, seconds, (1.0, 3.0), children)
+        peak = chouettes_run(
+            users[6 : 6 + at_tables], tables, seconds, (1.0, 3.0), children, var_dir / "web.log"
+        )
         report_peak(peak, games_check(peak.ids))
         print(f"  load average then: {play.load_average()}")
         if not args.no_matches:

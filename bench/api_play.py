@@ -565,11 +565,13 @@ class Peak:
     cores: dict[str, float]  # cores busy, by process group (cores_used)
 
 
-# A line of the web's request log (club.logging): an action's own time inside Django, from
+# A line of the web's request log (club.logging): an action's (a match's, a chouette's)
+# own time inside Django, from
 # its first middleware to its answer; what the bench sees beyond it is waiting (for a
 # gunicorn thread, a core, the bench's own threads) and the loopback.
 ACTION_LINE = re.compile(
-    r"msg=request method=POST path=/api/matches/\d+/(?P<kind>[a-z_]+)/ status=\d+ ms=(?P<ms>[\d.]+)"
+    r"msg=request method=POST path=/api/(?:matches|chouettes)/\d+/(?P<kind>[a-z_]+)/ "
+    r"status=\d+ ms=(?P<ms>[\d.]+)"
 )
 
 

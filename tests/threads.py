@@ -1,9 +1,12 @@
 """Requests at once: the concurrency tests of every app release threads together."""
 
 import threading
+import time
 from collections.abc import Callable
 
-from django.db import connection
+from django.db import DatabaseError, connection, transaction
+
+from matches.models import Table
 
 
 def at_once(call: Callable[[], object], requests: int) -> list[object]:
@@ -29,3 +32,50 @@ def at_once(call: Callable[[], object], requests: int) -> list[object]:
     for thread in threads:
         thread.join()
     return outcomes
+
+
+def _table_held(table_id: int) -> bool:
+    """Another transaction holds the table's row lock (PostgreSQL's ``NOWAIT`` refuses)."""
+    try:
+        with transaction.atomic():
+            Table.objects.select_for_update(nowait=True).get(pk=table_id)
+    except DatabaseError:
+        return True
+    return False
+
+
+def table_held_first(
+    *, hold_other_row: Callable[[], object], act: Callable[[], object], table_id: int
+) -> tuple[bool, list[object]]:
+    """The lock order on PostgreSQL: ``hold_other_row`` (locking the match or the session
+    alone) runs in a transaction of its own and keeps it; ``act`` starts meanwhile. Whether
+    the action, held up on that row, already held its table, and (once both are let go)
+    what the action returned."""
+    holding, release = threading.Event(), threading.Event()
+    outcomes: list[object] = []
+
+    def hold() -> None:
+        with transaction.atomic():
+            hold_other_row()
+            holding.set()
+            release.wait(10)
+        connection.close()
+
+    def run() -> None:
+        try:
+            outcomes.append(act())
+        finally:
+            connection.close()
+
+    holder, actor = threading.Thread(target=hold), threading.Thread(target=run)
+    holder.start()
+    assert holding.wait(10)
+    actor.start()
+    waited = time.monotonic() + 10
+    while not _table_held(table_id) and time.monotonic() < waited:
+        time.sleep(0.01)
+    held = _table_held(table_id)
+    release.set()
+    holder.join()
+    actor.join()
+    return held, outcomes

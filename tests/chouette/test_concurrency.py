@@ -5,12 +5,9 @@ Run on SQLite (``make test``) and on PostgreSQL (CI's second run): on SQLite
 ``select_for_update`` does nothing and the conditional update of the version holds.
 """
 
-import threading
-import time
 from decimal import Decimal
 
 import pytest
-from django.db import DatabaseError, connection, transaction
 
 from chouette import online, selectors, services
 from chouette.models import Chouette, ChouetteGame
@@ -111,16 +108,6 @@ def test_the_same_online_action_sent_at_once_is_applied_once(open_chouette, memb
     assert applied[0].version == chouette.version + 1
 
 
-def _table_held(table_id: int) -> bool:
-    """Another transaction holds the table's row lock (PostgreSQL's ``NOWAIT`` refuses)."""
-    try:
-        with transaction.atomic():
-            Table.objects.select_for_update(nowait=True).get(pk=table_id)
-    except DatabaseError:
-        return True
-    return False
-
-
 @pytest.mark.postgresql
 @pytest.mark.django_db(transaction=True)
 def test_an_online_action_locks_the_table_before_the_session(open_chouette, members):
@@ -128,33 +115,11 @@ def test_an_online_action_locks_the_table_before_the_session(open_chouette, memb
     table first (two orders could deadlock), so an action held up on the session already
     holds the table, and goes on once the session is free."""
     chouette, game = _online(open_chouette, members)
-    holding, release = threading.Event(), threading.Event()
-    outcomes: list[object] = []
-
-    def hold_the_session_alone() -> None:
-        with transaction.atomic():
-            Chouette.objects.select_for_update(of=("self",)).get(pk=chouette.pk)
-            holding.set()
-            release.wait(10)
-        connection.close()
-
-    def act() -> None:
-        try:
-            outcomes.append(_mover_act(chouette, members, game)())
-        finally:
-            connection.close()
-
-    holder, actor = threading.Thread(target=hold_the_session_alone), threading.Thread(target=act)
-    holder.start()
-    assert holding.wait(10)
-    actor.start()
-    waited = time.monotonic() + 10
-    while not _table_held(chouette.table_id) and time.monotonic() < waited:
-        time.sleep(0.01)
-    held = _table_held(chouette.table_id)
-    release.set()
-    holder.join()
-    actor.join()
+    held, outcomes = threads.table_held_first(
+        hold_other_row=lambda: Chouette.objects.select_for_update(of=("self",)).get(pk=chouette.pk),
+        act=_mover_act(chouette, members, game),
+        table_id=chouette.table_id,
+    )
     assert held
     assert len(outcomes) == 1 and isinstance(outcomes[0], Chouette), outcomes
     assert Table.objects.get(pk=chouette.table_id).turn_no == game["turn_no"] + 1

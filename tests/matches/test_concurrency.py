@@ -5,10 +5,8 @@ SQLite ``select_for_update`` does nothing and the conditional update is what hol
 """
 
 import threading
-import time
 
 import pytest
-from django.db import DatabaseError, connection, transaction
 
 from club.errors import Conflict
 from matches import services
@@ -71,16 +69,6 @@ def test_twenty_members_accepting_one_open_challenge_seat_one(make_player):
     assert match.table.seats.count() == 2
 
 
-def _table_held(table_id: int) -> bool:
-    """Another transaction holds the table's row lock (PostgreSQL's ``NOWAIT`` refuses)."""
-    try:
-        with transaction.atomic():
-            Table.objects.select_for_update(nowait=True).get(pk=table_id)
-    except DatabaseError:
-        return True
-    return False
-
-
 @pytest.mark.postgresql
 @pytest.mark.django_db(transaction=True)
 def test_an_action_locks_the_table_before_the_match(alice, bob):
@@ -91,37 +79,13 @@ def test_an_action_locks_the_table_before_the_match(alice, bob):
     player = on_turn(match, alice, bob)
     game = game_of(match)
     play, turn_no = game["legal_plays"][0], game["turn_no"]
-    holding, release = threading.Event(), threading.Event()
-    outcomes: list[object] = []
-
-    def hold_the_match_alone() -> None:
-        with transaction.atomic():
-            Match.objects.select_for_update(of=("self",)).get(pk=match.pk)
-            holding.set()
-            release.wait(10)
-        connection.close()
-
-    def act() -> None:
-        try:
-            outcomes.append(
-                services.match_act(
-                    match=match, player=player, turn_no=turn_no, act="move", play=play
-                )
-            )
-        finally:
-            connection.close()
-
-    holder, actor = threading.Thread(target=hold_the_match_alone), threading.Thread(target=act)
-    holder.start()
-    assert holding.wait(10)
-    actor.start()
-    waited = time.monotonic() + 10
-    while not _table_held(match.table_id) and time.monotonic() < waited:
-        time.sleep(0.01)
-    held = _table_held(match.table_id)
-    release.set()
-    holder.join()
-    actor.join()
+    held, outcomes = threads.table_held_first(
+        hold_other_row=lambda: Match.objects.select_for_update(of=("self",)).get(pk=match.pk),
+        act=lambda: services.match_act(
+            match=match, player=player, turn_no=turn_no, act="move", play=play
+        ),
+        table_id=match.table_id,
+    )
     assert held
     assert len(outcomes) == 1 and isinstance(outcomes[0], Match)
     assert Table.objects.get(pk=match.table_id).turn_no == turn_no + 1

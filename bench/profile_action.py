@@ -113,6 +113,17 @@ class Meter:
         return timed
 
 
+class QueryCount:
+    """The queries a connection sends while this wraps it (``execute_wrapper``)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, execute: Callable[..., Any], sql: str, *rest: Any) -> Any:
+        self.count += 1
+        return execute(sql, *rest)
+
+
 def instrument(meter: Meter) -> None:
     for label, module_name, path in LAYERS:
         owner: Any = importlib.import_module(module_name)
@@ -224,29 +235,10 @@ def main() -> None:
     timed = 0
     total_cpu = 0.0
     while timed < args.actions:
-        created = (
-            clients[0][1]
-            .post(
-                "/api/matches/",
-                {"opponent": clients[1][0], "length": 3, "clock": args.clock},
-                content_type="application/json",
-            )
-            .json()
-        )
-        match = (
-            clients[1][1]
-            .post(f"/api/matches/{created['id']}/accept/", {}, content_type="application/json")
-            .json()
-        )
+        match = match_started(clients, args.clock)
         while match["status"] == "playing" and timed < args.actions:
             kind, body = choose(match, rng)
-            count = 0
-
-            def counted(execute: Callable[..., Any], sql: str, *rest: Any) -> Any:
-                nonlocal count
-                count += 1
-                return execute(sql, *rest)
-
+            counted = QueryCount()
             connection.close()  # as production's request_finished does (the pool: given back)
             meter.on = True
             if profile is not None:
@@ -263,7 +255,7 @@ def main() -> None:
             meter.on = False
             assert response.status_code == 200, response.content
             match = response.json()
-            queries.append(count)
+            queries.append(counted.count)
             timed += 1
     print(f"{timed} actions, DATABASE_POOL={args.pool}, clock {args.clock}")
     print(f"  CPU per action: {1000 * total_cpu / timed:.2f} ms", end="; ")
@@ -282,6 +274,24 @@ def main() -> None:
         )
 
 
+def match_started(clients: list[tuple[str, Any]], clock: Any = "none") -> dict[str, Any]:
+    """A match to 3 on ``clock`` that the first client creates and the second accepts, as
+    the accept answers it (the game under way)."""
+    created = (
+        clients[0][1]
+        .post(
+            "/api/matches/",
+            {"opponent": clients[1][0], "length": 3, "clock": clock},
+            content_type="application/json",
+        )
+        .json()
+    )
+    answer = clients[1][1].post(
+        f"/api/matches/{created['id']}/accept/", {}, content_type="application/json"
+    )
+    return dict(answer.json())
+
+
 def live_requests(clients: list[tuple[str, Any]], count: int, cprofile: int) -> None:
     """CPU and queries per ``GET /api/live/`` on a match being played, in three cases: a
     re-poll with no move (``wait=0``), a client one version behind (answered at once with
@@ -297,20 +307,7 @@ def live_requests(clients: list[tuple[str, Any]], count: int, cprofile: int) -> 
     from club import live
     from matches.models import Table
 
-    created = (
-        clients[0][1]
-        .post(
-            "/api/matches/",
-            {"opponent": clients[1][0], "length": 3},
-            content_type="application/json",
-        )
-        .json()
-    )
-    match = (
-        clients[1][1]
-        .post(f"/api/matches/{created['id']}/accept/", {}, content_type="application/json")
-        .json()
-    )
+    match = match_started(clients)
     client, topic = clients[0][1], match["topic"]
     table = Table.objects.filter(pk=match["id"])
 
@@ -319,13 +316,7 @@ def live_requests(clients: list[tuple[str, Any]], count: int, cprofile: int) -> 
 
     def one(params: dict[str, Any], profile: cProfile.Profile | None) -> tuple[float, int, Any]:
         """A request's CPU (this thread's), its queries and its JSON."""
-        count = 0
-
-        def counted(execute: Callable[..., Any], sql: str, *rest: Any) -> Any:
-            nonlocal count
-            count += 1
-            return execute(sql, *rest)
-
+        counted = QueryCount()
         connection.close()  # as production's request_finished does (the pool: given back)
         if profile is not None:
             profile.enable()
@@ -337,7 +328,7 @@ def live_requests(clients: list[tuple[str, Any]], count: int, cprofile: int) -> 
             profile.disable()
         connection.close()
         assert response.status_code == 200, response.content
-        return cpu, count, response.json()
+        return cpu, counted.count, response.json()
 
     def woken(since: int, profile: cProfile.Profile | None) -> tuple[float, int, Any]:
         out: list[tuple[float, int, Any]] = []
@@ -388,21 +379,8 @@ def timeouts(clients: list[tuple[str, Any]], count: int) -> None:
     from matches import services
     from matches.models import Table
 
-    tables = []
-    for _ in range(count):
-        created = (
-            clients[0][1]
-            .post(
-                "/api/matches/",
-                {"opponent": clients[1][0], "length": 3, "clock": {"delay": 1, "reserve": 1}},
-                content_type="application/json",
-            )
-            .json()
-        )
-        clients[1][1].post(
-            f"/api/matches/{created['id']}/accept/", {}, content_type="application/json"
-        )
-        tables.append(created["id"])
+    short_clock = {"delay": 1, "reserve": 1}
+    tables = [match_started(clients, short_clock)["id"] for _ in range(count)]
     due = Table.objects.filter(match__pk__in=tables).values_list("pk", "turn_no")
     later = timezone.now() + timedelta(seconds=5)
     services.clock_now = lambda: later  # type: ignore[assignment]  # past every deadline

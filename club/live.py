@@ -391,13 +391,13 @@ def live_wait(
     that version and makes no query of its own (``Watcher.version_seen`` says why that
     is safe); who may watch is asked all the same. Not for ``wait=0`` with nothing new
     in it: that answer is final (no tick to correct it), so it reads the version."""
+    kind, key = _split(topic)
     version = _WATCHER.version_seen(topic)
     if version is not None and (wait > 0 or since is None or version > since):
-        _watch_allowed(*_split(topic), user)
+        _watch_allowed(kind, key, user)
     else:
         version = topic_version(topic=topic, user=user)
     if since is None or version > since:
-        kind, key = _split(topic)
         return _state_now(kind, key, version)
     if wait <= 0:
         return Answer(version)

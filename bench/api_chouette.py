@@ -526,7 +526,7 @@ class Peak:
     cpu: float  # seconds of CPU the web server used
     client_cpu: float  # and this process
     cores: dict[str, float]  # cores busy, by process group (play.cores_used)
-    server: dict[str, list[float]]  # the web's own time per action (its request log)
+    server: dict[str, list[play.Logged]]  # the web's own time per action (its request log)
     tally: Tally
     ids: list[int]
 
@@ -717,9 +717,7 @@ def report_peak(result: Peak, checked: Checked) -> None:
             rows.append([f"live update, {role}", *play.spread(delays)])
     play.table(["request", "count", "p50 ms", "p95 ms", "p99 ms", "max ms"], rows)
     print(f"  live updates never seen: {result.missed}")
-    print("  the same actions as the web logged them (inside Django; the rest is waiting):")
-    rows = [[kind, *play.spread(result.server[kind])] for kind in play.by_count(result.server)]
-    play.table(["action (server)", "count", "p50 ms", "p95 ms", "p99 ms", "max ms"], rows)
+    play.report_server(result.server)
     counts = result.tally.counts
     print("  what was played: " + ", ".join(f"{what} {counts[what]}" for what in sorted(counts)))
     print("  queries per action (mean, max):")

@@ -561,29 +561,66 @@ class Peak:
     missed: int
     cpu: float  # seconds of CPU the web server used
     client_cpu: float  # and this process (the bots, the pages)
-    server: dict[str, list[float]]  # the web's own time per action (its request log)
+    server: dict[str, list[Logged]]  # the web's own time per action (its request log)
     cores: dict[str, float]  # cores busy, by process group (cores_used)
 
 
 # A line of the web's request log (club.logging): an action's (a match's, a chouette's)
-# own time inside Django, from
-# its first middleware to its answer; what the bench sees beyond it is waiting (for a
-# gunicorn thread, a core, the bench's own threads) and the loopback.
+# own time inside Django, from its first middleware to its answer, and where it went; what
+# the bench sees beyond it is waiting (for a gunicorn thread, a core, the bench's own
+# threads) and the loopback.
 ACTION_LINE = re.compile(
     r"msg=request method=POST path=/api/(?:matches|chouettes)/\d+/(?P<kind>[a-z_]+)/ "
-    r"status=\d+ ms=(?P<ms>[\d.]+)"
+    r"status=\d+ ms=(?P<ms>[\d.]+) cpu_ms=(?P<cpu>[\d.]+) db_ms=(?P<db>[\d.]+)"
 )
 
 
-def server_times(web_log: Path, start: int, end: int) -> dict[str, list[float]]:
-    """The actions' times (seconds) the web logged between two sizes of its log."""
+@dataclass(frozen=True)
+class Logged:
+    """An action as the web logged it (seconds): all told, its thread computing, waiting
+    on the database (row locks included); the rest is waiting for the interpreter held by
+    the process's other threads, or for a pooled connection."""
+
+    wall: float
+    cpu: float
+    db: float
+
+    @property
+    def waiting(self) -> float:
+        return max(0.0, self.wall - self.cpu - self.db)
+
+
+def server_times(web_log: Path, start: int, end: int) -> dict[str, list[Logged]]:
+    """The actions the web logged between two sizes of its log."""
     with web_log.open("rb") as log:
         log.seek(start)
         text = log.read(end - start).decode(errors="replace")
-    times: dict[str, list[float]] = defaultdict(list)
+    times: dict[str, list[Logged]] = defaultdict(list)
     for found in ACTION_LINE.finditer(text):
-        times[found["kind"]].append(float(found["ms"]) / 1000)
+        ms = (float(found[key]) / 1000 for key in ("ms", "cpu", "db"))
+        times[found["kind"]].append(Logged(*ms))
     return times
+
+
+def report_server(server: dict[str, list[Logged]]) -> None:
+    """The actions' times inside Django, and where the slowest 1% of each kind went."""
+    print("  the same actions as the web logged them (inside Django; the rest is waiting):")
+    kinds = by_count(server)
+    rows = [[kind, *spread([logged.wall for logged in server[kind]])] for kind in kinds]
+    table(["action (server)", "count", "p50 ms", "p95 ms", "p99 ms", "max ms"], rows)
+    print(
+        "  where the slowest 1% of each went (mean ms): its thread in Python, the database, waiting"
+    )
+    rows = []
+    for kind in kinds:
+        ordered = sorted(server[kind], key=lambda logged: logged.wall)
+        slowest = ordered[len(ordered) - max(1, len(ordered) // 100) :]
+        parts = [
+            statistics.mean(getattr(logged, part) for logged in slowest)
+            for part in ("wall", "cpu", "db", "waiting")
+        ]
+        rows.append([kind, f"{len(slowest):,}", *(ms(part) for part in parts)])
+    table(["slowest 1% (server)", "count", "all", "Python", "database", "waiting"], rows)
 
 
 def peak(
@@ -759,9 +796,7 @@ def report_peak(result: Peak, plan: Plan) -> None:
             rows.append([f"live update, {role}", *spread(delays)])
     table(["request", "count", "p50 ms", "p95 ms", "p99 ms", "max ms"], rows)
     print(f"  live updates never seen: {result.missed}")
-    print("  the same actions as the web logged them (inside Django; the rest is waiting):")
-    rows = [[kind, *spread(result.server[kind])] for kind in by_count(result.server)]
-    table(["action (server)", "count", "p50 ms", "p95 ms", "p99 ms", "max ms"], rows)
+    report_server(result.server)
 
 
 def report_queries(records: list[Record]) -> None:

@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction as db_transaction
 from django.utils.translation import gettext as _
@@ -32,6 +31,7 @@ from chouette.models import Chouette, Proposal
 from chouette.services import _advance, _write_game
 from club.errors import Conflict, Forbidden, Invalid, NotFound
 from club.models import Player
+from club.schedule import send_at
 from matches import clocks
 from matches import services as engine
 from matches.errors import NotYourTurn, StaleTurn
@@ -568,6 +568,4 @@ def _schedule(table_id: int, turn_no: int, eta: datetime) -> None:
     """Send the timeout task for a new deadline, for the turn it was set at: good while
     that deadline stands, whatever turns the answers under it make (``deadline_turn``,
     ``engine.table_due``); lost, the sweep catches it."""
-    current_app.send_task(
-        TIMEOUT_TASK, args=[table_id, turn_no], eta=eta, queue=settings.MATCHES_TIMEOUT_QUEUE
-    )
+    send_at(TIMEOUT_TASK, args=[table_id, turn_no], eta=eta, queue=settings.MATCHES_TIMEOUT_QUEUE)

@@ -8,9 +8,10 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.db.models import IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.models import IntegerField, Q, QuerySet, Sum
 from django.db.models.expressions import RawSQL
-from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from backgammon.chouette import BoxKeeps, ChouetteOptions, Seating, Tally
@@ -114,28 +115,39 @@ def chouette_standing(*, chouette: Chouette) -> Standing:
     return chouette_standings(chouettes=[chouette])[chouette.pk]
 
 
-def _standing_rows(pks: Collection[int]) -> QuerySet[Any]:
-    """The players of the chouettes ``pks`` (everyone who ever sat), each with its
-    session's id and their points over it (undone games cancelled by their reversals)."""
-    session = "chouette_memberships__chouette"
-    points = (
-        GamePoints.objects.filter(game__chouette=OuterRef(session), player=OuterRef("pk"))
-        .values("player")
-        .annotate(total=Sum("points"))
-        .values("total")
+def _standing_rows(pks: Collection[int], *, game_rows: bool = False) -> list[tuple[Any, ...]]:
+    """The players of the chouettes ``pks`` (everyone who ever sat, once a stint), each
+    as (its session's id, player id, username, display name, their points over it: undone
+    games cancelled by their reversals), in display-name order; with ``game_rows``, each
+    row ends with the count of its chouette's game rows, read in the same statement.
+    Written in SQL: the ORM's building and compiling the query with its subquery of the
+    points cost about 2 ms of CPU a call, in every online action and every read of the
+    live channel's chouette states; this, a tenth of it."""
+    if not pks:
+        return []
+    points, games = GamePoints._meta.db_table, ChouetteGame._meta.db_table
+    players, users = Player._meta.db_table, get_user_model()._meta.db_table
+    stints = Membership._meta.db_table
+    count = f', (SELECT COUNT(*) FROM "{games}" WHERE chouette_id = m.chouette_id)'
+    sql = (
+        f"SELECT m.chouette_id, p.id, u.username, p.display_name, COALESCE(("
+        f'SELECT SUM(gp.points) FROM "{points}" gp JOIN "{games}" g ON gp.game_id = g.id '
+        "WHERE g.chouette_id = m.chouette_id AND gp.player_id = p.id), 0)"
+        f"{count if game_rows else ''} "
+        f'FROM "{players}" p INNER JOIN "{stints}" m ON m.player_id = p.id '
+        f'INNER JOIN "{users}" u ON u.id = p.user_id '
+        f"WHERE m.chouette_id IN ({', '.join(['%s'] * len(pks))}) ORDER BY p.display_name"
     )
-    return Player.objects.filter(**{f"{session}__in": pks}).annotate(
-        total=Coalesce(Subquery(points), 0)
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, sorted(pks))
+        return cursor.fetchall()
 
 
 def chouette_standings(*, chouettes: Collection[Chouette]) -> dict[int, Standing]:
     """Each chouette's ``Standing`` (by id), their players with their points in one query
     whatever their number (the live channel reads many sessions at once), the games as
     ``chouette_standing`` reads them."""
-    rows = _standing_rows([chouette.pk for chouette in chouettes]).values_list(
-        "chouette_memberships__chouette", "pk", "user__username", "display_name", "total"
-    )
+    rows = _standing_rows([chouette.pk for chouette in chouettes])
     read: dict[int, tuple[dict[int, str], dict[int, str], dict[int, int]]] = {
         chouette.pk: ({}, {}, {}) for chouette in chouettes
     }
@@ -154,17 +166,16 @@ def chouette_standings(*, chouettes: Collection[Chouette]) -> dict[int, Standing
     return standings
 
 
-def game_rows(pk: int | None = None) -> RawSQL:
-    """How many game rows (games and their reversals) chouette ``pk`` has (None: the
-    chouette of the outer query, a query on the sessions): append-only, so the same count
-    means the same points. Written out: the ORM's ``Subquery`` of the count costs about a
-    millisecond of CPU to build and compile, under the online action's lock; this, next
-    to nothing."""
+def game_rows() -> RawSQL:
+    """How many game rows (games and their reversals) the chouette of the outer query (a
+    query on the sessions) has: append-only, so the same count means the same points.
+    Written out: the ORM's ``Subquery`` of the count costs about a millisecond of CPU to
+    build and compile, under the online action's lock; this, next to nothing."""
     games = ChouetteGame._meta.db_table
-    session = f'"{Chouette._meta.db_table}"."id"' if pk is None else "%s"
     return RawSQL(
-        f'SELECT COUNT(*) FROM "{games}" WHERE "{games}"."chouette_id" = {session}',
-        () if pk is None else (pk,),
+        f'SELECT COUNT(*) FROM "{games}" WHERE "{games}"."chouette_id" = '
+        f'"{Chouette._meta.db_table}"."id"',
+        (),
         output_field=IntegerField(),
     )
 
@@ -203,16 +214,12 @@ def chouette_standing_ahead(*, pk: int) -> StandingAhead:
     """The players and points of chouette ``pk`` and its game rows, in one query: what an
     online action reads before it locks the session, so that the lock is held for less
     (``StandingAhead.standing_if_current``)."""
-    rows = list(
-        _standing_rows([pk])
-        .annotate(rows=game_rows(pk))
-        .values_list("pk", "user__username", "display_name", "total", "rows")
-    )
+    rows = _standing_rows([pk], game_rows=True)
     return StandingAhead(
-        names={row[0]: row[1] for row in rows},
-        display_names={row[0]: row[2] for row in rows},
-        totals={row[0]: row[3] for row in rows},
-        rows=rows[0][4] if rows else None,
+        names={row[1]: row[2] for row in rows},
+        display_names={row[1]: row[3] for row in rows},
+        totals={row[1]: row[4] for row in rows},
+        rows=rows[0][5] if rows else None,
     )
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from celery import Task, signals
+from django.db import connection
 from django.http import HttpRequest, HttpResponse
 
 request_log = logging.getLogger("club.request")
@@ -38,15 +39,39 @@ class KeyValueFormatter(logging.Formatter):
         return line
 
 
+class _QueryTimer:
+    """Counts a request's queries and the time they took, lock waits included."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.seconds = 0.0
+
+    def __call__(
+        self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
+    ):
+        started = time.monotonic()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            self.seconds += time.monotonic() - started
+            self.count += 1
+
+
 class RequestLogMiddleware:
-    """Logs method, path, status, duration and user of every request."""
+    """Logs method, path, status, duration and user of every request, and where the time
+    went: ``cpu_ms`` this thread computing, ``db_ms`` (``queries``) waiting on the
+    database. What is left of ``ms`` is waiting for the interpreter (the other threads of
+    the process holding it) or for a connection of the pool."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         started = time.monotonic()
-        response = self.get_response(request)
+        cpu_started = time.thread_time()
+        queries = _QueryTimer()
+        with connection.execute_wrapper(queries):
+            response = self.get_response(request)
         user = getattr(request, "user", None)
         request_log.info(
             "request",
@@ -56,6 +81,9 @@ class RequestLogMiddleware:
                     "path": request.path,
                     "status": response.status_code,
                     "ms": round((time.monotonic() - started) * 1000, 1),
+                    "cpu_ms": round((time.thread_time() - cpu_started) * 1000, 1),
+                    "db_ms": round(queries.seconds * 1000, 1),
+                    "queries": queries.count,
                     "user": user.get_username() if user and user.is_authenticated else "-",
                 }
             },

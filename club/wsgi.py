@@ -2,6 +2,7 @@
 
 import gc
 import os
+import sys
 
 from django.core.wsgi import get_wsgi_application
 
@@ -13,3 +14,9 @@ application = get_wsgi_application()
 # Without it each web process stopped every thread for 80-180 ms a few times a minute
 # (bench/README.md, "The collector's pauses").
 gc.freeze()
+
+# A thread back from the database or Redis waits for the interpreter until the thread
+# holding it lets go, by default after up to 5 ms; an action makes a dozen such round
+# trips while the live channel's answers compute beside it. 2 ms measured best at the
+# chouettes' peak (bench/README.md, "The interpreter's switch interval"; 1 ms was worse).
+sys.setswitchinterval(0.002)

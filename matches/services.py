@@ -23,7 +23,6 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any, assert_never
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -49,6 +48,7 @@ from backgammon.variants import Variants
 from club import services as club_services
 from club.errors import Conflict, Forbidden, Invalid, NotFound
 from club.models import MatchResult, Player, SourceKind
+from club.schedule import send_at
 from club.services import LegSpec
 from matches import clocks, selectors, signals
 from matches.errors import IllegalPlay, NotYourTurn, StaleTurn
@@ -1000,9 +1000,4 @@ def _save(work: _Work) -> None:
 
 def _schedule(table_id: int, turn_no: int, eta: datetime) -> None:
     """Send the timeout task for the deadline (lost, the sweep catches it)."""
-    current_app.send_task(
-        TIMEOUT_TASK,
-        args=[table_id, turn_no],
-        eta=eta,
-        queue=settings.MATCHES_TIMEOUT_QUEUE,
-    )
+    send_at(TIMEOUT_TASK, args=[table_id, turn_no], eta=eta, queue=settings.MATCHES_TIMEOUT_QUEUE)

@@ -27,7 +27,6 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from celery import current_app
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
@@ -40,6 +39,7 @@ from django.utils.translation import ngettext
 from club import services as club_services
 from club.errors import Conflict, Invalid, ServiceError
 from club.models import Account, MatchResult, Player, SourceKind, Transaction
+from club.schedule import send_at
 from club.services import LegSpec
 from matches import services as matches_services
 from matches.models import Action, Match
@@ -674,7 +674,7 @@ def _deadline_schedule(played: Round) -> None:
     ``tournaments.deadlines`` applies it)."""
     round_id, eta = played.pk, played.deadline
     db_transaction.on_commit(
-        lambda: current_app.send_task(
+        lambda: send_at(
             DEADLINE_TASK, args=[round_id], eta=eta, queue=settings.TOURNAMENTS_DEADLINE_QUEUE
         ),
         robust=True,

@@ -5,12 +5,13 @@ timeout task only for a new deadline."""
 
 import pytest
 from django.db import connection
+from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 from rest_framework import serializers
 
 from chouette import online, selectors, services
 from chouette.api import ChouetteOutput, chouette_card
-from chouette.models import Chouette
+from chouette.models import Chouette, GamePoints, Membership
 from matches.models import Table
 from tests.chouette.conftest import NAMES, member
 from tests.chouette.online_table import OnlineTable
@@ -377,3 +378,57 @@ def test_the_counts_written_out_in_sql_agree_with_the_orms(open_chouette, staff)
     assert seen == [(0, 0), (1, 1), (2, 2), (1, 3), (0, 4), (1, 5)]
     listed = {c.pk: c.games_played for c in selectors.chouette_list()}
     assert listed == {chouette.pk: 1, other.pk: 0}
+
+
+@pytest.mark.django_db
+def test_the_standing_written_out_in_sql_agrees_with_the_orms(open_chouette, staff, members):
+    """The players and their points (``chouette_standings``, ``chouette_standing_ahead``),
+    read in SQL written out (cheap to compile), against the ORM's sums of the game points
+    and its memberships, for two sessions read at once, across games recorded and undone,
+    a player joining, leaving and coming back."""
+    chouette = open_chouette("alice", "bob", "carol")
+    other = open_chouette("dave", "erin", "frank")
+    gina = members["gina"]
+    gina.display_name = "Aa Gina"  # first in display-name order
+    gina.save()
+    record = {"winner": "box", "result": "gammon", "members": [member("bob"), member("carol")]}
+    with_gina = {**record, "members": [member("bob"), member("carol"), member("gina")]}
+
+    def play(game):
+        return lambda: services.chouette_game_record(
+            chouette=chouette, record=game, recorded_by=staff.user
+        )
+
+    def seat(change):
+        return lambda: change(chouette=chouette, player=gina, by=staff.user)
+
+    steps = [
+        play(record), play(record), lambda: services.chouette_game_undo(
+            chouette=chouette, recorded_by=staff.user
+        ), seat(services.chouette_join), play(with_gina), seat(services.chouette_leave),
+        seat(services.chouette_join), play(with_gina),
+    ]  # fmt: skip
+    for step in [lambda: None, *steps]:
+        step()
+        sessions = list(Chouette.objects.filter(pk__in=[chouette.pk, other.pk]))
+        standings = selectors.chouette_standings(chouettes=sessions)
+        for session in sessions:
+            stints = Membership.objects.filter(chouette=session).select_related("player__user")
+            players = {stint.player for stint in stints}
+            sums = dict(
+                GamePoints.objects.filter(game__chouette=session)
+                .values("player")
+                .annotate(total=Sum("points"))
+                .values_list("player", "total")
+            )
+            standing = standings[session.pk]
+            assert standing.names == {p.pk: p.user.username for p in players}
+            assert standing.totals == {p.pk: sums.get(p.pk, 0) for p in players}
+            shown = sorted(players, key=lambda p: p.display_name)
+            assert list(standing.display_names.values()) == [p.display_name for p in shown]
+            ahead = selectors.chouette_standing_ahead(pk=session.pk)
+            assert (ahead.names, ahead.totals) == (standing.names, standing.totals)
+            assert ahead.rows == session.game_rows.count()
+    totals = standings[chouette.pk].totals
+    assert sum(totals.values()) == 0
+    assert totals[gina.pk] != 0

@@ -23,6 +23,20 @@ def test_one_key_value_line_per_request(client, caplog):
     assert "ms=" in line
 
 
+@pytest.mark.django_db
+def test_a_request_line_says_where_its_time_went(client, caplog, make_player):
+    """Its thread's CPU, its queries and their time: what is left of ``ms`` is waiting."""
+    make_player("ada")
+    caplog.set_level(logging.INFO, logger="club.request")
+    client.get("/players/ada/")
+    fields = caplog.records[-1].fields
+    assert fields["status"] == 200
+    assert fields["queries"] >= 1
+    assert 0 < fields["db_ms"] <= fields["ms"]
+    assert 0 < fields["cpu_ms"]
+    assert fields["cpu_ms"] + fields["db_ms"] <= fields["ms"] + 1
+
+
 def test_one_key_value_line_per_task(caplog):
     caplog.set_level(logging.INFO, logger="club.task")
     ping.apply()

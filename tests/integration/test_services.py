@@ -9,11 +9,13 @@ import os
 from datetime import datetime, timedelta
 
 import pytest
+from celery import current_app
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
 from club import health
+from club.schedule import send_at
 from club.tasks import ping
 from tests.integration.worker import worker_process
 
@@ -46,3 +48,19 @@ def test_a_real_worker_runs_a_task_scheduled_two_seconds_ahead(celery_worker_pro
     ran_at = datetime.fromisoformat(result.get(timeout=60))
     assert ran_at >= scheduled_at + timedelta(seconds=2)
     assert ran_at < scheduled_at + timedelta(seconds=60)
+
+
+@pytest.mark.postgresql
+def test_a_task_sent_for_later_subscribes_the_sender_to_no_result():
+    """On the Redis result backend (this run's), a plain ``send_task`` subscribes the
+    web process to the task's result channel; ``send_at`` (the clocks' timeouts, a
+    round's deadline) must not: nobody reads those results."""
+    queue = "test-send-at"
+    consumer = current_app.backend.result_consumer
+    awaited = current_app.send_task("club.ping", countdown=3600, queue=queue)
+    assert consumer.subscribed_to, "the check sees a subscription when there is one"
+    consumer.cancel_for(awaited.id)
+    send_at("club.ping", args=[], eta=timezone.now() + timedelta(hours=1), queue=queue)
+    assert not consumer.subscribed_to
+    with current_app.connection_for_write() as broker:
+        assert broker.default_channel.queue_purge(queue) == 2

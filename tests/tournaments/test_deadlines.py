@@ -36,10 +36,10 @@ def sent(monkeypatch):
     """The deadline tasks sent to the broker: (task name, args, eta)."""
     calls = []
 
-    def send_task(name, args, eta, queue):
+    def send_at(name, *, args, eta, queue):
         calls.append((name, args, eta))
 
-    monkeypatch.setattr(services.current_app, "send_task", send_task)
+    monkeypatch.setattr(services, "send_at", send_at)
     return calls
 
 

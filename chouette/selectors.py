@@ -140,7 +140,8 @@ def _standing_rows(pks: Collection[int], *, game_rows: bool = False) -> list[tup
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, sorted(pks))
-        return cursor.fetchall()
+        rows: list[tuple[Any, ...]] = cursor.fetchall()
+    return rows
 
 
 def chouette_standings(*, chouettes: Collection[Chouette]) -> dict[int, Standing]:

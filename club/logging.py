@@ -48,7 +48,7 @@ class _QueryTimer:
 
     def __call__(
         self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
-    ):
+    ) -> Any:
         started = time.monotonic()
         try:
             return execute(sql, params, many, context)

@@ -427,7 +427,7 @@ def _round_open(
     if tournament.online:
         _matches_start(tournament, played, rows)
     if played.deadline is not None:
-        _deadline_schedule(played)
+        _deadline_schedule(played, played.deadline)
     return state
 
 
@@ -669,10 +669,10 @@ def pairing_play_online(*, pairing: Pairing) -> Pairing:
 # Round deadlines ----------------------------------------------------------------------
 
 
-def _deadline_schedule(played: Round) -> None:
+def _deadline_schedule(played: Round, eta: datetime) -> None:
     """Send the deadline's task once the round is committed (lost: beat's sweep
     ``tournaments.deadlines`` applies it)."""
-    round_id, eta = played.pk, played.deadline
+    round_id = played.pk
     db_transaction.on_commit(
         lambda: send_at(
             DEADLINE_TASK, args=[round_id], eta=eta, queue=settings.TOURNAMENTS_DEADLINE_QUEUE
@@ -696,7 +696,7 @@ def round_deadline_set(*, played: Round, deadline: datetime | None) -> Round:
     row.deadline_applied_at = None
     row.save(update_fields=["deadline", "deadline_applied_at"])
     if deadline is not None:
-        _deadline_schedule(row)
+        _deadline_schedule(row, deadline)
     _save(locked)
     return row
 

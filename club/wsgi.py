@@ -18,5 +18,5 @@ gc.freeze()
 # A thread back from the database or Redis waits for the interpreter until the thread
 # holding it lets go, by default after up to 5 ms; an action makes a dozen such round
 # trips while the live channel's answers compute beside it. 2 ms measured best at the
-# chouettes' peak (bench/README.md, "The interpreter's switch interval"; 1 ms was worse).
+# chouettes' peak (bench/README.md, "Where the chouettes' tail is"; 1 ms was worse).
 sys.setswitchinterval(0.002)

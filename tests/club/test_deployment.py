@@ -135,26 +135,28 @@ def test_database_pool_bounds_the_connections_of_a_process():
     assert _database_setting("CONN_MAX_AGE", DATABASE_POOL="16", DATABASE_CONN_MAX_AGE="60") == "0"
 
 
+def _printed_by_a_web_worker(code: str) -> str:
+    """What ``code`` prints in a fresh interpreter that loads ``club.wsgi`` as gunicorn's
+    workers do (``code`` imports it where it must)."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "club.settings", "DEBUG": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return out.stdout
+
+
 def test_the_web_worker_hides_what_it_loaded_from_the_garbage_collector():
     """gunicorn's workers load ``club.wsgi``: what it loaded is frozen (``gc.freeze``), so
     the collector's full passes scan only what requests made (their pauses stopped every
     thread of a worker for 80-180 ms, bench/README.md)."""
-    code = "import gc, club.wsgi; print(gc.get_freeze_count())"
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "club.settings", "DEBUG": "1"}
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    assert int(out.stdout) > 10_000
+    printed = _printed_by_a_web_worker("import gc, club.wsgi; print(gc.get_freeze_count())")
+    assert int(printed) > 10_000
 
 
 def test_the_web_worker_hands_the_interpreter_over_sooner():
     """A request back from a query waits at most 2 ms, not Python's 5, for the thread
-    that holds the interpreter to let go (bench/README.md, "The interpreter's switch
-    interval")."""
+    that holds the interpreter to let go (bench/README.md, "Where the chouettes' tail
+    is")."""
     code = "import sys; before = sys.getswitchinterval(); import club.wsgi; "
     code += "print(before, sys.getswitchinterval())"
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "club.settings", "DEBUG": "1"}
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.split() == ["0.005", "0.002"]
+    assert _printed_by_a_web_worker(code).split() == ["0.005", "0.002"]

@@ -5,20 +5,24 @@ a path parameter), call a service or a selector, answer with an output serialize
 shared pieces and the pattern are in ``club.api_base`` and docs/api.md.
 """
 
+import itertools
+import json
 from typing import Any
 
 from django.contrib.auth import authenticate
 from django.db.models import Q, QuerySet
+from django.http import StreamingHttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
-from rest_framework import generics, permissions, serializers, status
+from rest_framework import generics, permissions, renderers, serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.fields import SkipField
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils import encoders
 from rest_framework.views import APIView
 
 from club import live, money, selectors, services
@@ -510,7 +514,7 @@ class LeaderboardView(generics.ListAPIView[Player]):
 # The live channel ---------------------------------------------------------------------
 
 
-class LiveQuery(serializers.Serializer[dict[str, Any]]):
+class LiveStreamQuery(serializers.Serializer[dict[str, Any]]):
     topic = serializers.CharField(
         max_length=100,
         help_text=gettext_lazy('What to watch: a match\'s "topic", like "table:12".'),
@@ -523,6 +527,9 @@ class LiveQuery(serializers.Serializer[dict[str, Any]]):
             "Left out: the current version at once."
         ),
     )
+
+
+class LiveQuery(LiveStreamQuery):
     wait = serializers.FloatField(
         min_value=0,
         max_value=live.MAX_WAIT,
@@ -553,15 +560,18 @@ class LiveOutput(serializers.Serializer[dict[str, Any]]):
 # which was a tenth of a live request's CPU. The query's fields are bound once, here, and
 # a field's validation keeps no state of its own, so threads share them.
 _LIVE_QUERY_FIELDS = tuple(LiveQuery().fields.items())
+_LIVE_STREAM_QUERY_FIELDS = tuple(LiveStreamQuery().fields.items())
 
 
-def _live_query(params: Any) -> dict[str, Any]:
+def _live_query(
+    params: Any, fields: tuple[tuple[str, Any], ...] = _LIVE_QUERY_FIELDS
+) -> dict[str, Any]:
     """``params`` validated as ``LiveQuery(data=params).is_valid(raise_exception=True)``
-    does, the same values and the same errors (tests/club/test_live.py holds them
-    equal)."""
+    does (or ``LiveStreamQuery``, given its ``fields``), the same values and the same
+    errors (tests/club/test_live.py holds them equal)."""
     values: dict[str, Any] = {}
     errors: dict[str, Any] = {}
-    for name, field in _LIVE_QUERY_FIELDS:
+    for name, field in fields:
         try:
             values[name] = field.run_validation(field.get_value(params))
         except serializers.ValidationError as exc:
@@ -590,3 +600,77 @@ class LiveView(APIView):
         # LiveOutput's fields as it gives them (the state: a body with str keys, copied).
         state = None if answer.state is None else dict(answer.state)
         return Response({"topic": topic, "version": answer.version, "state": state})
+
+
+LAST_EVENT_ID = OpenApiParameter(
+    "Last-Event-ID",
+    {"type": "integer", "minimum": 0},
+    OpenApiParameter.HEADER,
+    description=gettext_lazy(
+        "The id of the last event received (a browser's EventSource sends it when it "
+        "opens the stream again): the version the client has, as since."
+    ),
+)
+
+
+def _last_event_id(request: Request) -> int | None:
+    raw = request.headers.get("Last-Event-ID")
+    if raw is None:
+        return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 1000:  # as IntegerField's
+        raise serializers.ValidationError(
+            {"Last-Event-ID": [_("The last event's id is a version: a whole number from 0.")]}
+        )
+    return int(raw)
+
+
+RECONNECT_MS = 2000  # how long an EventSource waits before opening the stream again
+
+
+def _event(topic: str, answer: live.Answer | None) -> bytes:
+    """One server-sent event: the answer as ``LiveView`` gives it, with its version as
+    the event's id; a comment for None (it only keeps the connection open)."""
+    if answer is None:
+        return b": still here\n\n"
+    state = None if answer.state is None else dict(answer.state)
+    body = json.dumps(
+        {"topic": topic, "version": answer.version, "state": state},
+        cls=encoders.JSONEncoder,
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    return f"id: {answer.version}\ndata: {body}\n\n".encode()
+
+
+class LiveStreamView(APIView):
+    """Follow a topic on one connection (server-sent events, docs/live.md): each time it
+    moves past the client's version, an event carrying what ``GET /api/live/`` answers
+    (the version as the event's id, the state where the topic has one); a comment every
+    15 s of silence; the stream ends after 5 minutes, and the client opens the next one
+    (an EventSource does so by itself, sending the last id back)."""
+
+    raises = (NotFound, Forbidden)
+
+    @extend_schema(
+        parameters=[LiveStreamQuery, LAST_EVENT_ID],
+        responses={(200, "text/event-stream"): OpenApiTypes.STR},
+    )
+    def get(self, request: Request) -> StreamingHttpResponse:
+        query = _live_query(request.query_params, _LIVE_STREAM_QUERY_FIELDS)
+        topic, since, seen = query["topic"], query.get("since"), _last_event_id(request)
+        if seen is not None:
+            since = seen if since is None else max(since, seen)
+        answers = live.live_stream(topic=topic, since=since, user=request.user)
+        retry = f"retry: {RECONNECT_MS}\n\n".encode()
+        events = itertools.chain([retry], (_event(topic, answer) for answer in answers))
+        response = StreamingHttpResponse(events, content_type="text/event-stream")
+        response["Cache-Control"] = "no-cache"
+        response["X-Accel-Buffering"] = "no"  # a proxy in front passes each event at once
+        return response
+
+    def perform_content_negotiation(
+        self, request: Request, force: bool = False
+    ) -> tuple[renderers.BaseRenderer, str]:
+        """Errors in JSON, whatever the client accepts (an EventSource accepts only
+        ``text/event-stream``); the stream is written here, not rendered."""
+        return renderers.JSONRenderer(), "application/json"

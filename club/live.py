@@ -28,7 +28,7 @@ import logging
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +45,8 @@ log = logging.getLogger("club.live")
 MAX_WAIT = 25.0  # seconds: under the usual 30 s idle timeout of proxies and browsers
 TICK = 0.1  # seconds between two reads of the versions waited on, per process
 SHARED_FOR = 60  # seconds a state handed over by its writer stays in the cache
+STREAM_FOR = 300.0  # seconds a stream lasts before the client opens the next one
+HEARTBEAT = 15.0  # seconds of silence on a stream before a comment keeps it open
 
 State = Mapping[str, Any]
 VersionsOf = Callable[[Collection[str]], Mapping[str, int]]
@@ -406,3 +408,39 @@ def live_wait(
         # while it waits (a test's transaction keeps it).
         connection.close()
     return _WATCHER.wait(topic, since=since, known=version, timeout=min(wait, MAX_WAIT))
+
+
+def live_stream(
+    *, topic: str, since: int | None, user: AbstractBaseUser | AnonymousUser
+) -> Iterator[Answer | None]:
+    """The topic's answers for ``STREAM_FOR`` seconds: at once the current one if the
+    client is behind ``since`` (or gave none), then each new version as the process's
+    watcher reads it, with its state; ``None`` after each ``HEARTBEAT`` of silence.
+
+    ``NotFound`` / ``Forbidden`` as ``topic_version``, raised by this call, before the
+    first answer: a stream starts only for a topic that exists and the user may watch
+    (asked once: who may watch a topic does not change while it is followed). The
+    request's database connection is given back before the stream starts, so a stream
+    holds a thread, as a held request does, and nothing else; it makes no query of its
+    own (the watcher's reads serve every follower of the process)."""
+    first = live_wait(topic=topic, since=since, wait=0, user=user)
+    if not connection.in_atomic_block:
+        connection.close()
+    return _stream(topic, since, first, time.monotonic() + STREAM_FOR)
+
+
+def _stream(topic: str, since: int | None, first: Answer, until: float) -> Iterator[Answer | None]:
+    last = first.version
+    if since is None or first.version > since:
+        yield first
+    else:
+        last = since
+    known = first.version
+    while (left := until - time.monotonic()) > 0:
+        answer = _WATCHER.wait(topic, since=last, known=known, timeout=min(HEARTBEAT, left))
+        known = answer.version
+        if answer.version > last:
+            last = answer.version
+            yield answer
+        elif time.monotonic() < until:
+            yield None

@@ -21,6 +21,7 @@ register_converter(UsernameConverter, "username")
 # again after every answer), then the matches' (a move...). No two paths here overlap.
 api_patterns: list[URLPattern | URLResolver] = [
     path("live/", api.LiveView.as_view(), name="api-live"),
+    path("live/stream/", api.LiveStreamView.as_view(), name="api-live-stream"),
     path("", include("matches.api_urls")),
     path("auth/token/", api.TokenCreateView.as_view(), name="api-token"),
     path("players/", api.PlayerCreateView.as_view(), name="api-players"),

@@ -1,10 +1,9 @@
 // A page region that follows its live topic (docs/live.md): the chouette table and a
-// tournament's page. The server holds GET /api/live/ until the topic's version moves,
-// then the page fetches its region alone (its own address with ?live=region: the view
-// answers the region's template, without the base's header and footer) and swaps it in,
-// where the reader is (no reload). A fresh region with no topic is finished: nothing
-// more will move, so the page stops asking. A failed request waits a little and asks
-// again.
+// tournament's page. The server streams the topic's versions (GET /api/live/stream/,
+// server-sent events); on a newer one the page fetches its region alone (its own
+// address with ?live=region: the view answers the region's template, without the base's
+// header and footer) and swaps it in, where the reader is (no reload). A fresh region with no topic is finished: nothing
+// more will move, so the page stops following. A failed fetch waits a little.
 (function () {
   "use strict";
   const region = document.querySelector("[data-live-region]");
@@ -30,26 +29,27 @@
     }
   }
 
-  async function follow() {
-    while (region.dataset.liveTopic) {
-      const url = new URL(region.dataset.liveUrl, window.location.href);
-      url.searchParams.set("topic", region.dataset.liveTopic);
-      url.searchParams.set("since", region.dataset.liveVersion);
-      url.searchParams.set("wait", "25");
-      try {
-        const answer = await fetch(url, { credentials: "same-origin" });
-        if (!answer.ok) {
-          await pause(5000);
-          continue;
+  // One stream of the topic's versions (server-sent events); the browser opens it again
+  // by itself when it ends or breaks, telling the server the last version it had.
+  // Redraws are one at a time; a version the region already shows is skipped.
+  let redrawn = Promise.resolve();
+  function follow() {
+    const url = new URL(region.dataset.liveUrl, window.location.href);
+    url.searchParams.set("topic", region.dataset.liveTopic);
+    url.searchParams.set("since", region.dataset.liveVersion);
+    const source = new EventSource(url);
+    source.onerror = () => {
+      if (source.readyState === EventSource.CLOSED) setTimeout(follow, 5000);
+    };
+    source.onmessage = (event) => {
+      const { version } = JSON.parse(event.data);
+      redrawn = redrawn.then(async () => {
+        if (region.dataset.liveTopic && version > Number(region.dataset.liveVersion)) {
+          await refresh().catch(() => pause(5000));
         }
-        const { version } = await answer.json();
-        if (String(version) !== region.dataset.liveVersion) {
-          await refresh();
-        }
-      } catch (error) {
-        await pause(5000);
-      }
-    }
+        if (!region.dataset.liveTopic) source.close();
+      });
+    };
   }
 
   follow();

@@ -1,6 +1,6 @@
 // The board page (docs/play.md), and a chouette member's own board (docs/chouette.md):
 // acts through the JSON API with the session, listens on the live channel (GET
-// /api/live/, long polling) and swaps in the board fragment the server draws whenever
+// /api/live/stream/, server-sent events) and swaps in the board fragment the server draws whenever
 // the table's version moves. No strings of its own: every text shown comes from the
 // server, in the reader's language. With data-steps="local" (a chouette, whose API takes
 // whole plays) the steps clicked are kept here and drawn by the server from the
@@ -109,26 +109,29 @@
     return body;
   }
 
-  // The live channel: held until the table moves; a client back from sleep is answered at
-  // once with the current version, so it catches up with one fetch.
-  async function listen() {
+  // The live channel: one stream of the table's versions (server-sent events). The
+  // browser opens it again by itself when it ends or breaks, telling the server the last
+  // version it had, so a page back from sleep catches up with one fetch. "Lost" shows
+  // only when the stream stays down; a stream refused (signed out) is tried again later.
+  function listen() {
     const lost = document.getElementById("live-lost");
-    for (;;) {
-      const query = new URLSearchParams({ topic: state.topic, since: state.version, wait: 25 });
-      try {
-        const response = await fetch(area.dataset.live + "?" + query, {
-          credentials: "same-origin",
-          cache: "no-store",
-        });
-        if (!response.ok) throw response;
-        lost.hidden = true;
-        const answer = await response.json();
-        if (answer.version > state.version) await refresh();
-      } catch (error) {
-        lost.hidden = false;
-        await sleep(2000);
-      }
-    }
+    const url = new URL(area.dataset.live, window.location.href);
+    url.searchParams.set("topic", state.topic);
+    url.searchParams.set("since", state.version);
+    const source = new EventSource(url);
+    let down = null;
+    source.onopen = () => {
+      clearTimeout(down);
+      lost.hidden = true;
+    };
+    source.onerror = () => {
+      clearTimeout(down);
+      down = setTimeout(() => (lost.hidden = false), 5000);
+      if (source.readyState === EventSource.CLOSED) setTimeout(listen, 5000);
+    };
+    source.onmessage = (event) => {
+      if (JSON.parse(event.data).version > state.version) refresh();
+    };
   }
 
   // Checkers moved by clicking: a checker, then one of its landing points (T3).

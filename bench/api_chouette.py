@@ -12,13 +12,14 @@ PostgreSQL, Redis, DEBUG off), on its own database ``club_bench_chouette`` and R
   the box and the captain roll and move, the cube rounds, the box doubling all or some,
   each member taking, passing or beavering on their own, the crew proposing plays to
   the captain (H2), the next game started), every member and a big screen per table
-  holding the live channel (``chouette:<id>``: a member's board redraws from the
+  following the live channel (``chouette:<id>``: a member's board redraws from the
   chouette the answer carries, the big screen fetches the table page); p50, p95 and p99
   per request type, the
-  live update of the table page (action sent -> the big screen's live request
-  answering) and of the members, errors, queries per action; then every game checked
-  in the database (replayed from the log, points summing to zero);
-- the matches' peak (``api_play.peak``, live by held requests), in the same run;
+  live update of the table page (action sent -> the big screen learning of it) and of
+  the members, errors, queries per action; then every game checked in the database
+  (replayed from the log, points summing to zero); once per way of following
+  (``--follow``: held requests, then streams, what the pages do), side by side;
+- the matches' peak (``api_play.peak``, live by streams), in the same run;
 - both peaks side by side, and the issue's targets.
 
     .venv/bin/python bench/api_chouette.py --quick   # a smoke check, about 3 minutes
@@ -399,10 +400,10 @@ def live_url(topic: str, since: int) -> str:
     return f"/api/live/?topic={topic}&since={since}&wait={play.LIVE_WAIT}"
 
 
-def member_follow(seat: Seat, table: Table, stop: threading.Event) -> None:
-    """A member's board follows the table as a page does: a held live request; on a
-    newer version, the board redraws from the chouette the answer carries (its
-    ``state``: no fetch after it)."""
+def member_hold(seat: Seat, table: Table, stop: threading.Event) -> None:
+    """A member's board follows the table by held live requests; on a newer version, the
+    board redraws from the chouette the answer carries (its ``state``: no fetch after
+    it)."""
     follower, since = seat.follower, seat.view.version
     kind = "live (member)"
     while not stop.is_set():
@@ -422,10 +423,10 @@ def member_follow(seat: Seat, table: Table, stop: threading.Event) -> None:
         since = max(since, answer["version"])
 
 
-def screen_follow(table: Table, since: int, stop: threading.Event) -> None:
-    """The big screen (the table page, static/club/live_region.js): a held live request,
-    then the page's live region fetched again (``?live=region``), and its version the
-    next request's ``since``."""
+def screen_hold(table: Table, since: int, stop: threading.Event) -> None:
+    """The big screen following by held live requests: on a newer version, the page's
+    live region fetched again (``?live=region``), and its version the next request's
+    ``since``."""
     screen = table.screen
     while not stop.is_set():
         status, body, _ = screen.client.call(
@@ -438,6 +439,40 @@ def screen_follow(table: Table, since: int, stop: threading.Event) -> None:
             screen.seen.append((time.monotonic(), body["version"]))
             shown = page_fetch(screen.client, f"/chouettes/{table.pk}/?live=region")
             since = shown if shown is not None else body["version"]
+
+
+def member_stream(seat: Seat, table: Table, stop: threading.Event) -> None:
+    """A member's board follows the table as the page does: one stream of its versions;
+    on a newer one, the board redraws from the chouette the event carries."""
+    follower = seat.follower
+    events = play.stream_events(
+        follower.client, table.topic, seat.view.version, stop, "stream (member)"
+    )
+    for answer in events:
+        card = answer["state"]
+        if card is None:
+            follower.client.record.error(f"stream: version {answer['version']} without its state")
+        elif card["version"] > seat.view.version:
+            follower.seen.append((time.monotonic(), card["version"]))
+            seat.view.show(card)
+
+
+def screen_stream(table: Table, since: int, stop: threading.Event) -> None:
+    """The big screen as the table page follows (static/club/live_region.js): one stream
+    of the table's versions; on a newer one, the page's live region fetched again."""
+    screen = table.screen
+    for answer in play.stream_events(
+        screen.client, table.topic, since, stop, "stream (table page)"
+    ):
+        if answer["version"] > since:
+            screen.seen.append((time.monotonic(), answer["version"]))
+            shown = page_fetch(screen.client, f"/chouettes/{table.pk}/?live=region")
+            since = shown if shown is not None else answer["version"]
+
+
+# How members and big screens follow: by held requests, or (what the pages do) by streams.
+FOLLOW = {"held": (member_hold, screen_hold), "stream": (member_stream, screen_stream)}
+FOLLOWING = {"held": "held requests (/api/live/)", "stream": "streams (/api/live/stream/)"}
 
 
 def page_fetch(client: play.Client, path: str) -> int | None:
@@ -467,6 +502,7 @@ def screen_client(username: str, token: str, record: play.Record) -> play.Client
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.models import User
+    from django.db import connection
 
     user = User.objects.get(username=username)
     store = import_module(settings.SESSION_ENGINE).SessionStore()
@@ -474,6 +510,8 @@ def screen_client(username: str, token: str, record: play.Record) -> play.Client
     store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()
     store.create()
+    # This runs in a pool's thread: its connection goes back to the pool, not away with it.
+    connection.close()
     client = play.Client(username, token, record)
     del client.session.headers["Authorization"]
     client.session.cookies.set(settings.SESSION_COOKIE_NAME, store.session_key)
@@ -517,6 +555,7 @@ def table_open(
 class Peak:
     """What one part measured."""
 
+    follow: str  # how its members and big screens followed (FOLLOW)
     record: play.Record
     seconds: float
     tables: int
@@ -538,9 +577,12 @@ def chouettes_run(
     pace: tuple[float, float],
     children: dict[str, Any],
     web_log: Path,
+    follow: str,
 ) -> Peak:
     """``tables`` chouettes played at once for ``seconds``: a thread per member acting,
-    one per member following live, one per big screen."""
+    one per member following live, one per big screen, following as ``follow`` says
+    (``FOLLOW``)."""
+    member_follow, screen_follow = FOLLOW[follow]
     record, tally = play.Record(), Tally()
     groups, at = [], 0
     for index in range(tables):
@@ -585,6 +627,7 @@ def chouettes_run(
         missed += not_seen
     members = sum(len(table.seats) for table in seated)
     return Peak(
+        follow,
         record,
         until - start,
         len(seated),
@@ -692,7 +735,7 @@ def report_peak(result: Peak, checked: Checked) -> None:
     print(
         f"\nChouettes' peak: {result.tables} online chouettes at once ({result.members} members), "
         f"each member acting\n  every 1-3 s, every member and a big screen per table following "
-        f"live, {seconds:.0f} s"
+        f"live by {FOLLOWING[result.follow]}, {seconds:.0f} s"
     )
     print(
         f"  requests {record.requests:,} ({record.requests / seconds:.0f}/s), errors "
@@ -794,6 +837,47 @@ def report_side_by_side(chouettes: Peak, matches: play.Peak, plan: Plan) -> None
     print("  big screen: the chouette's table page; a match's watcher (every 4th game)")
 
 
+def report_followings(peaks: list[Peak]) -> None:
+    """The chouettes' peak once per way of following, side by side."""
+    print(
+        "\nThe chouettes' peak by how the followers follow, side by side (this run; ms unless said)"
+    )
+
+    def point(values: list[float], q: float) -> str:
+        return play.ms(play.percentile(values, q)) if values else "-"
+
+    def worst(peak: Peak) -> str:
+        kinds = [kind for kind in PLAYED if peak.record.latencies.get(kind)]
+        p99 = {kind: play.percentile(peak.record.latencies[kind], 99) for kind in kinds}
+        kind = max(p99, key=lambda k: p99[k])
+        return f"{play.ms(p99[kind])} {kind}"
+
+    def actions(peak: Peak) -> int:
+        return len(actions_of(peak.record, PLAYED))
+
+    rows = [
+        ["tables, members", *(f"{p.tables}, {p.members}" for p in peaks)],
+        ["requests/s", *(f"{p.record.requests / p.seconds:.0f}" for p in peaks)],
+        ["actions/s", *(f"{actions(p) / p.seconds:.1f}" for p in peaks)],
+        ["cores busy, all", *(f"{p.cores['machine']:.2f}" for p in peaks)],
+        ["web CPU, cores", *(f"{p.cpu / p.seconds:.2f}" for p in peaks)],
+        ["web CPU an action", *(f"{1000 * p.cpu / max(1, actions(p)):.0f}" for p in peaks)],
+        ["errors", *(f"{len(p.record.errors)}" for p in peaks)],
+        *(
+            [f"action p{q}", *(point(actions_of(p.record, PLAYED), q) for p in peaks)]
+            for q in (50, 95, 99)
+        ),
+        ["worst action p99", *(worst(p) for p in peaks)],
+        *(
+            [f"live, {role} p{q}", *(point(p.live.get(role, []), q) for p in peaks)]
+            for role in ("table page", "member")
+            for q in (50, 99)
+        ),
+        ["live updates never seen", *(f"{p.missed}" for p in peaks)],
+    ]
+    play.table(["", *(p.follow for p in peaks)], rows, first=26)
+
+
 def report_targets(result: Peak) -> None:
     worst = max(
         (
@@ -810,7 +894,7 @@ def report_targets(result: Peak) -> None:
     def met(ok: bool) -> str:
         return "met" if ok else "NOT met"
 
-    print("\nThe issue's targets, at the chouettes' peak:")
+    print(f"\nThe issue's targets, at the chouettes' peak (following by {result.follow}):")
     kind, p99 = worst
     print(f"  p99 under 100 ms for every action: worst {kind} {play.ms(p99)} ms: {met(p99 < 0.1)}")
     screen_p99 = play.percentile(screen, 99)
@@ -826,12 +910,21 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, help="length of the chouettes' peak")
     parser.add_argument("--no-matches", action="store_true", help="leave out the matches' peak")
     parser.add_argument(
+        "--follow",
+        default="held,stream",
+        help="how members and big screens follow, one peak each, the pages' way (stream) last "
+        "(default: held,stream)",
+    )
+    parser.add_argument(
         "--pool",
         type=int,
         default=play.POOL,
         help=f"DATABASE_POOL for the service (default {play.POOL}, docker-compose.yml's; 0: none)",
     )
     args = parser.parse_args()
+    followings = args.follow.split(",")
+    if not followings or any(follow not in FOLLOW for follow in followings):
+        parser.error(f"--follow takes some of {', '.join(FOLLOW)}, separated by commas")
     plan = QUICK if args.quick else FULL
     tables = args.tables or plan.tables
     seconds = args.seconds or plan.seconds
@@ -842,7 +935,7 @@ def main() -> None:
     run = f"{int(time.time()) % 100000:05d}"
     at_tables = sum(SIZES[i % len(SIZES)] + 1 for i in range(tables))
     at_matches = 0 if args.no_matches else 2 * plan.games + plan.games // 4 + 1
-    needed = 6 + at_tables + at_matches
+    needed = 6 + len(followings) * at_tables + at_matches
     print(f"Creating {needed} members...", file=sys.stderr)
     users = play.players_create(run, needed)
     print(f"Machine: {os.cpu_count()} cores, {play.load_average()} at the start; logs in {var_dir}")
@@ -852,15 +945,24 @@ def main() -> None:
         print("Web: " + " ".join(service_commands(play.BIND)["web"][2:]))
         print(f"Database connections: DATABASE_POOL={args.pool} (0: one a request, closed after)")
         print("One chouette alone...", file=sys.stderr)
+        web_log = var_dir / "web.log"
         report_alone(
-            chouettes_run(users[:6], 1, plan.alone_s, (0.0, 0.0), children, var_dir / "web.log")
+            chouettes_run(users[:6], 1, plan.alone_s, (0.0, 0.0), children, web_log, followings[-1])
         )
-        print(f"Chouettes' peak ({tables} tables, {seconds:.0f} s)...", file=sys.stderr)
-        peak = chouettes_run(
-            users[6 : 6 + at_tables], tables, seconds, (1.0, 3.0), children, var_dir / "web.log"
-        )
-        report_peak(peak, games_check(peak.ids))
-        print(f"  load average then: {play.load_average()}")
+        peaks = []
+        for index, follow in enumerate(followings):
+            print(
+                f"Chouettes' peak ({tables} tables, {seconds:.0f} s, {follow})...", file=sys.stderr
+            )
+            seated = users[6 + index * at_tables : 6 + (index + 1) * at_tables]
+            peaks.append(
+                chouettes_run(seated, tables, seconds, (1.0, 3.0), children, web_log, follow)
+            )
+            report_peak(peaks[-1], games_check(peaks[-1].ids))
+            print(f"  load average then: {play.load_average()}")
+        if len(peaks) > 1:
+            report_followings(peaks)
+        peak = peaks[-1]
         if not args.no_matches:
             print(f"Matches' peak ({plan.games} games, {plan.match_s:.0f} s)...", file=sys.stderr)
             match_plan = play.Plan(
@@ -872,7 +974,7 @@ def main() -> None:
                 clock_reserve=0,
             )
             matches = play.peak(
-                users[6 + at_tables :], match_plan, "held", children, var_dir / "web.log"
+                users[6 + len(followings) * at_tables :], match_plan, "stream", children, web_log
             )
             play.report_peak(matches, match_plan)
             print(f"  load average then: {play.load_average()}")

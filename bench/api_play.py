@@ -10,13 +10,14 @@ broker, 13 the results, 11 the cache), DEBUG off, then prints, in one run:
 - a club's peak: G games at once, each side acting every 1 to 3 s, both players' live
   connections open and a watcher on every fourth game; p50/p95/p99 per action and for the
   live update (action sent -> the other side's live request answering), errors, and the
-  database queries per action by turn number; once per live mechanism (held requests,
-  plain polling every second, conditional polling every second), so they compare;
+  database queries per action by turn number; once per live mechanism (streams, what the
+  pages do; held requests; plain polling every second; conditional polling every
+  second), so they compare;
 - clocks: C games on a short clock at once, each expiry's lateness past its deadline, and
   that each was applied exactly once (the action log).
 
     .venv/bin/python bench/api_play.py --quick     # a smoke check, about 3 minutes
-    .venv/bin/python bench/api_play.py --quick --games 100 --mechanisms held
+    .venv/bin/python bench/api_play.py --quick --games 100 --mechanisms stream,held
                                                    # the peak at another size
     .venv/bin/python bench/api_play.py             # the figures (bench/README.md)
 
@@ -26,6 +27,7 @@ bench/README.md says what each figure measures and the last figures measured.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import random
@@ -62,7 +64,8 @@ CACHE_DB = 11  # the Redis DB of the service's cache (CACHE_URL), as compose giv
 LIVE_WAIT = 25  # seconds a held live request waits at most (club.live.MAX_WAIT)
 BASELINE_S = 10.0  # seconds of one match alone, before the throughput part
 POLL_EVERY = 1.0  # seconds between two polls (the plain and conditional mechanisms)
-MECHANISMS = ("held", "poll", "conditional")
+STREAM_SILENCE = 40  # seconds without a byte on a stream before the client gives it up
+MECHANISMS = ("stream", "held", "poll", "conditional")
 # DATABASE_POOL of the production layout (docker-compose.yml): each web process shares
 # 16 connections among its threads (bench/README.md: 0 against a pool).
 POOL = 16
@@ -501,6 +504,15 @@ def listen(listener: Listener, mechanism: str, since: int, stop: threading.Event
     from the match fetched, the live mechanisms from the state their answer carries (no
     fetch after it)."""
     client, topic = listener.client, listener.table
+    if mechanism == "stream":
+        for answer in stream_events(client, topic, since, stop, "stream (opened)"):
+            body = answer["state"]
+            if body is None:
+                client.record.error(f"stream: version {answer['version']} without its state")
+            elif body["version"] > since:
+                listener.seen.append((time.monotonic(), body["version"]))
+                since = body["version"]
+        return
     if mechanism != "held":
         stop.wait(random.uniform(0, POLL_EVERY))
     while not stop.is_set():
@@ -525,6 +537,46 @@ def listen(listener: Listener, mechanism: str, since: int, stop: threading.Event
             stop.wait(1)
         elif mechanism != "held":
             stop.wait(POLL_EVERY)
+
+
+def stream_events(
+    client: Client, topic: str, since: int, stop: threading.Event, kind: str
+) -> Iterator[dict[str, Any]]:
+    """The topic's live answers as a page's EventSource gets them from
+    ``GET /api/live/stream/``: one stream at a time, opened again when it ends with the
+    last version had (``since`` and ``Last-Event-ID``, as the browser sends it). The time
+    each stream took to open is recorded as ``kind``."""
+    last = since
+    while not stop.is_set():
+        start = time.monotonic()
+        try:
+            response = client.session.get(
+                BASE + f"/api/live/stream/?topic={topic}&since={last}",
+                headers={"Accept": "text/event-stream", "Last-Event-ID": str(last)},
+                stream=True,
+                timeout=(10, STREAM_SILENCE),
+            )
+        except requests.RequestException as exc:
+            client.record.error(f"{kind}: {type(exc).__name__}")
+            stop.wait(1)
+            continue
+        with response:
+            if response.status_code != 200:
+                client.record.error(f"{kind}: {response.status_code} {response.text[:200]}")
+                stop.wait(1)
+                continue
+            client.record.add(kind, time.monotonic() - start)
+            try:
+                for line in response.iter_lines(chunk_size=None, decode_unicode=True):
+                    if stop.is_set():
+                        return
+                    if line.startswith("data: "):
+                        answer = json.loads(line[len("data: ") :])
+                        last = max(last, answer["version"])
+                        yield answer
+            except requests.RequestException as exc:
+                if not stop.is_set():
+                    client.record.error(f"{kind}: {type(exc).__name__}")
 
 
 def live_delays(

@@ -1,5 +1,7 @@
-"""The live channel: a page asks "has this topic moved past the version I have?" and the
-answer is held until it has (long polling; docs/live.md says why and how it measured).
+"""The live channel: a client asks "has this topic moved past the version I have?" and the
+answer is held until it has (``live_wait``, long polling), or it keeps one stream open
+that carries each new version as it comes (``live_stream``, server-sent events: what
+the pages use); docs/live.md says why and how it measured.
 
 A topic is ``<kind>:<key>`` (``table:12``). Each app registers its kinds
 (``topic_register``) with a function reading the current version of many keys at once,

@@ -25,7 +25,8 @@ def test_one_key_value_line_per_request(client, caplog):
 
 @pytest.mark.django_db
 def test_a_request_line_says_where_its_time_went(client, caplog, make_player):
-    """Its thread's CPU, its queries and their time: what is left of ``ms`` is waiting."""
+    """Its thread's CPU, its queries and their time, each within the request's time (the
+    CPU the driver spends on a query counts in both, so they are not added)."""
     make_player("ada")
     caplog.set_level(logging.INFO, logger="club.request")
     client.get("/players/ada/")
@@ -33,8 +34,7 @@ def test_a_request_line_says_where_its_time_went(client, caplog, make_player):
     assert fields["status"] == 200
     assert fields["queries"] >= 1
     assert 0 < fields["db_ms"] <= fields["ms"]
-    assert 0 < fields["cpu_ms"]
-    assert fields["cpu_ms"] + fields["db_ms"] <= fields["ms"] + 1
+    assert 0 < fields["cpu_ms"] <= fields["ms"] + 1  # thread_time ticks coarser than the clock
 
 
 def test_one_key_value_line_per_task(caplog):

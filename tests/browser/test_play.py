@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from club import live
 from matches import selectors
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.helpers import DEVICES, log_in
@@ -88,6 +89,26 @@ def test_each_move_reaches_the_other_player_and_the_watcher_within_a_second(
     assert watcher.locator(".ids").inner_text().count(position_id) == 1
     shoot(watcher, "play-watcher")
     shoot(pages["alice"], "play-player")
+
+
+def test_the_pages_follow_across_the_streams_end_and_reopening(open_board, people, monkeypatch):
+    """The live stream ends (here after a second, not five minutes) and the browser opens
+    it again by itself with the last version it had: moves made after several such ends
+    still reach the other player and the watcher, with no reload and no "lost" notice."""
+    monkeypatch.setattr(live, "STREAM_FOR", 1.0)
+    alice, bob = people["alice"], people["bob"]
+    match = start(alice, bob)
+    pages = [open_board(name, match) for name in ("bob", "carol")]
+    for _ in range(2):
+        time.sleep(3.5)  # the stream ended and was opened again, at least once
+        player = on_turn(match, alice, bob)
+        moving = game_of(match)["phase"] == "move"
+        play = {"play": game_of(match)["legal_plays"][0]} if moving else {}
+        match = act(match, player, "move" if moving else "roll", **play)
+        version = selectors.match_detail(match)["version"]
+        others = pages if player == alice else pages[1:]  # bob's page, then carol's
+        assert seen_within(others, version, 5.0) < 5.0
+    assert all(page.locator("#live-lost").is_hidden() for page in pages)
 
 
 def test_a_tapped_checker_shows_its_landing_points_and_a_second_tap_drops_it(

@@ -1,4 +1,5 @@
-"""The live channel measured: held requests (long polling) against plain polling.
+"""The live channel measured on the embedded default: streams and held requests against
+plain polling.
 
 Starts the web server as ``manage.py runclub`` does (gunicorn, gthread workers) on a
 database of its own (``DATABASE_URL``; default a SQLite file under ``var/``, as
@@ -9,7 +10,9 @@ watcher, each logged in with a session. Then, for each mechanism in turn:
 
 - ``polling``: the board fragment every second, compared with the version it had;
 - ``held``: ``GET /api/live/?topic=&since=&wait=25``, then the board fragment when the
-  version moved (what ``static/matches/play.js`` does).
+  version moved (what ``static/matches/play.js`` did before the stream);
+- ``stream``: ``GET /api/live/stream/?topic=&since=``, one stream of the table's versions,
+  the board fragment fetched on a newer one (what ``static/matches/play.js`` does).
 
 It prints, side by side: the update delay (from an action's commit to a client holding
 the new version), the requests per second the server answered, and the CPU seconds the
@@ -19,6 +22,7 @@ web server spent. Run: ``.venv/bin/python bench/live.py [--boards 40] [--seconds
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
@@ -122,6 +126,35 @@ def held_client(base: str, session: requests.Session, board: Board, run: Run) ->
                 run.count(page.ok)
                 run.seen(board, version, new)
                 version = new
+        except requests.RequestException:
+            run.count(False)
+            time.sleep(1)
+
+
+def stream_client(base: str, session: requests.Session, board: Board, run: Run) -> None:
+    """What static/matches/play.js does: one stream of the table's versions
+    (``/api/live/stream/``), opened again when it ends; the board fragment fetched on a
+    newer version."""
+    version = board.version
+    while not run.stop.is_set():
+        params = {"topic": board.topic, "since": version}
+        headers = {"Accept": "text/event-stream", "Last-Event-ID": str(version)}
+        try:
+            with session.get(
+                f"{base}/api/live/stream/", params=params, headers=headers, stream=True, timeout=40
+            ) as stream:
+                run.count(stream.ok)
+                for line in stream.iter_lines(chunk_size=None, decode_unicode=True):
+                    if run.stop.is_set():
+                        return
+                    if not line.startswith("data: "):
+                        continue
+                    new = json.loads(line[len("data: ") :])["version"]
+                    if new > version:
+                        page = session.get(f"{base}/play/{board.match.pk}/table/", timeout=30)
+                        run.count(page.ok)
+                        run.seen(board, version, new)
+                        version = new
         except requests.RequestException:
             run.count(False)
             time.sleep(1)
@@ -267,8 +300,13 @@ def main() -> None:
               f"database {os.environ['DATABASE_URL'].split(':')[0]}")  # fmt: skip
         results = [
             measure(name, client, base, boards, sessions, people, args.seconds, web.pid)
-            # Polling first: its clients stop within a second, held ones up to 25 s later.
-            for name, client in (("polling", polling_client), ("held", held_client))
+            # Polling first: its clients stop within a second, held ones up to 25 s later,
+            # streams up to 15 s (their next comment) later.
+            for name, client in (
+                ("polling", polling_client),
+                ("held", held_client),
+                ("stream", stream_client),
+            )
         ]
         print(f"{'':16}" + "".join(f"{r['mechanism']:>12}" for r in results))
         for key in results[0]:

@@ -960,6 +960,7 @@ def main() -> None:
             )
             report_peak(peaks[-1], games_check(peaks[-1].ids))
             print(f"  load average then: {play.load_average()}")
+            play.streams_settle(follow)
         if len(peaks) > 1:
             report_followings(peaks)
         peak = peaks[-1]

@@ -579,6 +579,16 @@ def stream_events(
                     client.record.error(f"{kind}: {type(exc).__name__}")
 
 
+def streams_settle(mechanism: str) -> None:
+    """After a part that followed by streams, wait until the server has written to each
+    stream its clients closed (a comment at most ``club.live.HEARTBEAT`` later), which
+    frees its thread: the next part starts with all of them."""
+    if mechanism == "stream":
+        from club import live
+
+        time.sleep(live.HEARTBEAT + 1)
+
+
 def live_delays(
     sent: list[Sent], listeners: list[Listener], role: str, until: float
 ) -> tuple[list[float], int]:
@@ -955,6 +965,7 @@ def main() -> None:
             print(f"Peak, {mechanism}...", file=sys.stderr)
             peaks.append(peak(users, plan, mechanism, children, var_dir / "web.log"))
             report_peak(peaks[-1], plan)
+            streams_settle(mechanism)
         report_queries([record, *(p.record for p in peaks)])
         report_comparison(peaks)
         print("Clocks...", file=sys.stderr)

@@ -128,7 +128,7 @@ TEMPLATES = [
 
 DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'club.sqlite3'}"
 # Each web thread keeps its own connection for CONN_MAX_AGE seconds, idle or not: with
-# gunicorn's threads (2 workers x 256) that is more than PostgreSQL's 100 connections,
+# gunicorn's threads (2 workers x 512) that is more than PostgreSQL's 100 connections,
 # and requests fail (bench/api_play.py found it). So by default a request opens its own
 # and closes it; behind a pooler (PgBouncer) set DATABASE_CONN_MAX_AGE to keep them.
 DATABASES = {

@@ -122,7 +122,7 @@ def _database_setting(name: str, **settings: str) -> str:
 
 
 def test_web_threads_do_not_each_keep_a_database_connection_unless_told_to():
-    """gunicorn's 2 x 256 threads each keeping one would pass PostgreSQL's 100
+    """gunicorn's 2 x 512 threads each keeping one would pass PostgreSQL's 100
     connections (bench/api_play.py found requests refused): by default a request closes
     its connection; DATABASE_CONN_MAX_AGE keeps them (behind a pooler)."""
     assert _database_setting("CONN_MAX_AGE") == "0"

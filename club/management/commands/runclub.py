@@ -27,7 +27,7 @@ def service_commands(bind: str) -> dict[str, list[str]]:
         "web": [
             # Threads, not processes, hold the live channel's waiting requests (docs/live.md).
             python, "-m", "gunicorn", "club.wsgi", "--bind", bind, "--workers", "2",
-            "--worker-class", "gthread", "--threads", "256",
+            "--worker-class", "gthread", "--threads", "512",
         ],
         "worker": [
             python, "-m", "celery", "-A", "club", "worker", "--loglevel", "INFO",

@@ -8,11 +8,13 @@ and beat commands are the ones ``make run`` starts and the CI integration run te
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import yaml
 from django.core.management import get_commands
 
+from club.management.commands import runclub
 from club.management.commands.runclub import service_commands
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -160,3 +162,40 @@ def test_the_web_worker_hands_the_interpreter_over_sooner():
     code = "import sys; before = sys.getswitchinterval(); import club.wsgi; "
     code += "print(before, sys.getswitchinterval())"
     assert _printed_by_a_web_worker(code).split() == ["0.005", "0.002"]
+
+
+def test_stopping_the_service_leaves_none_of_its_processes_behind():
+    """A child that does not stop on SIGTERM in time (gunicorn's master waiting for a
+    worker that holds a live stream) is killed after the grace, and so is every process
+    it started: nothing of its group outlives ``runclub``."""
+    child = subprocess.Popen(
+        ["sh", "-c", 'trap "" TERM; sleep 60 & sleep 60'], start_new_session=True
+    )
+    time.sleep(0.3)  # both sleeps started
+    group = [pid for pid in _processes() if os.getpgid(pid) == child.pid]
+    assert len(group) == 3  # the shell and its two sleeps
+    started = time.monotonic()
+    runclub.children_stop([child], grace=0.5)
+    assert time.monotonic() - started < 10
+    time.sleep(0.2)
+    assert not [pid for pid in group if _alive(pid)]
+
+
+def _processes() -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                os.getpgid(int(entry))
+            except ProcessLookupError:
+                continue
+            found.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

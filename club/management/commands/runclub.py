@@ -4,6 +4,7 @@ What ``make run`` starts. One command for a club night: Ctrl-C or SIGTERM stops 
 all; if any of them dies, the others are stopped too, so a service manager sees it.
 """
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -45,6 +46,23 @@ def service_commands(bind: str) -> dict[str, list[str]]:
     }  # fmt: skip
 
 
+def children_stop(children: list[subprocess.Popen[bytes]], *, grace: float = 15) -> None:
+    """SIGTERM to each child, then, after ``grace`` seconds, SIGKILL to whatever is left
+    of each child's process group (each runs in its own session): its own children too,
+    such as gunicorn's workers, which a live stream keeps busy for minutes and which
+    would otherwise outlive their master, holding the port."""
+    for child in children:
+        if child.poll() is None:
+            child.terminate()
+    deadline = time.monotonic() + grace
+    for child in children:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(timeout=max(0.1, deadline - time.monotonic()))
+        with contextlib.suppress(ProcessLookupError):  # the whole group is gone
+            os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+
+
 class Command(BaseCommand):
     help = "Start the web server, the Celery workers and Celery beat; stop them all on Ctrl-C."
 
@@ -81,15 +99,7 @@ class Command(BaseCommand):
                     exit_code = child.returncode or 1
                     stopping = True
             time.sleep(0.5)
-        for child in children.values():
-            if child.poll() is None:
-                child.terminate()
-        deadline = time.monotonic() + 15
-        for child in children.values():
-            try:
-                child.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                child.kill()
+        children_stop(list(children.values()))
         self.stdout.write("Stopped.")
         if exit_code:
             sys.exit(exit_code)

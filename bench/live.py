@@ -113,6 +113,17 @@ def session_for(base: str, user: object) -> requests.Session:
     return session
 
 
+def redraw(
+    base: str, session: requests.Session, board: Board, run: Run, version: int, new: int
+) -> int:
+    """The board fragment fetched again for a newer version, as the page does; the
+    version the client has now."""
+    page = session.get(f"{base}/play/{board.match.pk}/table/", timeout=30)
+    run.count(page.ok)
+    run.seen(board, version, new)
+    return new
+
+
 def held_client(base: str, session: requests.Session, board: Board, run: Run) -> None:
     version = board.version
     while not run.stop.is_set():
@@ -122,10 +133,7 @@ def held_client(base: str, session: requests.Session, board: Board, run: Run) ->
             run.count(answer.ok)
             new = answer.json()["version"]
             if new > version:
-                page = session.get(f"{base}/play/{board.match.pk}/table/", timeout=30)
-                run.count(page.ok)
-                run.seen(board, version, new)
-                version = new
+                version = redraw(base, session, board, run, version, new)
         except requests.RequestException:
             run.count(False)
             time.sleep(1)
@@ -151,10 +159,7 @@ def stream_client(base: str, session: requests.Session, board: Board, run: Run) 
                         continue
                     new = json.loads(line[len("data: ") :])["version"]
                     if new > version:
-                        page = session.get(f"{base}/play/{board.match.pk}/table/", timeout=30)
-                        run.count(page.ok)
-                        run.seen(board, version, new)
-                        version = new
+                        version = redraw(base, session, board, run, version, new)
         except requests.RequestException:
             run.count(False)
             time.sleep(1)

@@ -597,9 +597,14 @@ class LiveView(APIView):
         answer = live.live_wait(
             topic=topic, since=query.get("since"), wait=query["wait"], user=request.user
         )
-        # LiveOutput's fields as it gives them (the state: a body with str keys, copied).
-        state = None if answer.state is None else dict(answer.state)
-        return Response({"topic": topic, "version": answer.version, "state": state})
+        return Response(_live_body(topic, answer))
+
+
+def _live_body(topic: str, answer: live.Answer) -> dict[str, Any]:
+    """``LiveOutput``'s fields as it gives them (the state: a body with str keys, copied):
+    a held request's answer and a stream's event alike."""
+    state = None if answer.state is None else dict(answer.state)
+    return {"topic": topic, "version": answer.version, "state": state}
 
 
 LAST_EVENT_ID = OpenApiParameter(
@@ -632,9 +637,8 @@ def _event(topic: str, answer: live.Answer | None) -> bytes:
     the event's id; a comment for None (it only keeps the connection open)."""
     if answer is None:
         return b": still here\n\n"
-    state = None if answer.state is None else dict(answer.state)
     body = json.dumps(
-        {"topic": topic, "version": answer.version, "state": state},
+        _live_body(topic, answer),
         cls=encoders.JSONEncoder,
         ensure_ascii=False,
         separators=(",", ":"),

@@ -432,11 +432,9 @@ def live_stream(
 
 
 def _stream(topic: str, since: int | None, first: Answer, until: float) -> Iterator[Answer | None]:
-    last = first.version
     if since is None or first.version > since:
         yield first
-    else:
-        last = since
+    last = first.version if since is None else max(since, first.version)
     known = first.version
     while (left := until - time.monotonic()) > 0:
         answer = _WATCHER.wait(topic, since=last, known=known, timeout=min(HEARTBEAT, left))

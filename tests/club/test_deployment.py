@@ -16,6 +16,7 @@ from django.core.management import get_commands
 
 from club.management.commands import runclub
 from club.management.commands.runclub import service_commands
+from tests.processes import alive, in_group
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
@@ -172,30 +173,10 @@ def test_stopping_the_service_leaves_none_of_its_processes_behind():
         ["sh", "-c", 'trap "" TERM; sleep 60 & sleep 60'], start_new_session=True
     )
     time.sleep(0.3)  # both sleeps started
-    group = [pid for pid in _processes() if os.getpgid(pid) == child.pid]
+    group = in_group(child.pid)
     assert len(group) == 3  # the shell and its two sleeps
     started = time.monotonic()
     runclub.children_stop([child], grace=0.5)
     assert time.monotonic() - started < 10
     time.sleep(0.2)
-    assert not [pid for pid in group if _alive(pid)]
-
-
-def _processes() -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                os.getpgid(int(entry))
-            except ProcessLookupError:
-                continue
-            found.append(int(entry))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
+    assert not [pid for pid in group if alive(pid)]

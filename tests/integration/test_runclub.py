@@ -12,33 +12,13 @@ import urllib.request
 import pytest
 from django.conf import settings
 
+from tests.processes import alive, children_of
+
 
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def _children_of(pid: int) -> set[int]:
-    found = set()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    fields = stat.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.add(int(entry))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 @pytest.mark.integration
@@ -70,14 +50,14 @@ def test_runclub_serves_with_stdin_closed_and_sigterm_stops_everything(tmp_path)
             except OSError:
                 time.sleep(0.5)
         assert status == 200
-        children = _children_of(supervisor.pid)
+        children = children_of(supervisor.pid)
         assert len(children) == 4, "web, worker, clock worker and beat"
 
         supervisor.send_signal(signal.SIGTERM)
         assert supervisor.wait(timeout=30) == 0
         assert "Stopped." in supervisor.stdout.read()
         time.sleep(0.5)
-        assert not [pid for pid in children if _alive(pid)]
+        assert not [pid for pid in children if alive(pid)]
     finally:
         if supervisor.poll() is None:
             supervisor.kill()

@@ -130,8 +130,19 @@
       if (source.readyState === EventSource.CLOSED) setTimeout(listen, 5000);
     };
     source.onmessage = (event) => {
-      if (JSON.parse(event.data).version > state.version) refresh();
+      announced = Math.max(announced, JSON.parse(event.data).version);
+      catchUp();
     };
+  }
+
+  // Draw until the board shows the latest version announced: an event that comes while
+  // a fetch is on its way is not lost with that fetch's older board.
+  let announced = 0;
+  function catchUp() {
+    if (announced <= state.version) return;
+    refresh()
+      .then(catchUp)
+      .catch(() => sleep(5000).then(catchUp));
   }
 
   // Checkers moved by clicking: a checker, then one of its landing points (T3).

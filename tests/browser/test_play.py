@@ -4,8 +4,10 @@ does appears on the other's board and the watcher's within a second, without rel
 a tapped checker shows where it may go."""
 
 import time
+from urllib.parse import urlsplit
 
 import pytest
+from django.urls import reverse
 
 from club import live
 from matches import selectors
@@ -91,6 +93,13 @@ def test_each_move_reaches_the_other_player_and_the_watcher_within_a_second(
     shoot(pages["alice"], "play-player")
 
 
+def play_on(match, alice, bob):
+    """The side on turn rolls, or makes its first legal play."""
+    moving = game_of(match)["phase"] == "move"
+    play = {"play": game_of(match)["legal_plays"][0]} if moving else {}
+    return act(match, on_turn(match, alice, bob), "move" if moving else "roll", **play)
+
+
 def test_the_pages_follow_across_the_streams_end_and_reopening(open_board, people, monkeypatch):
     """The live stream ends (here after a second, not five minutes) and the browser opens
     it again by itself with the last version it had: moves made after several such ends
@@ -102,13 +111,38 @@ def test_the_pages_follow_across_the_streams_end_and_reopening(open_board, peopl
     for _ in range(2):
         time.sleep(3.5)  # the stream ended and was opened again, at least once
         player = on_turn(match, alice, bob)
-        moving = game_of(match)["phase"] == "move"
-        play = {"play": game_of(match)["legal_plays"][0]} if moving else {}
-        match = act(match, player, "move" if moving else "roll", **play)
+        match = play_on(match, alice, bob)
         version = selectors.match_detail(match)["version"]
         others = pages if player == alice else pages[1:]  # bob's page, then carol's
         assert seen_within(others, version, 5.0) < 5.0
     assert all(page.locator("#live-lost").is_hidden() for page in pages)
+
+
+def test_a_move_announced_while_the_last_board_is_on_its_way_is_drawn_too(open_board, people):
+    """Two actions close together: the board fetched for the first is still on its way
+    (held here, as a slow network would) when the second is announced. The page fetches
+    again once the first board is in, and shows the second, not stopping a version short."""
+    alice, bob = people["alice"], people["bob"]
+    match = start(alice, bob)
+    page = open_board("carol", match)
+    fragment = reverse("play-table", kwargs={"pk": match.pk})
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))  # the board as it is now, answered later
+
+    page.route(lambda url: urlsplit(url).path == fragment, hold_the_first)
+    match = play_on(match, alice, bob)
+    while not held:
+        page.wait_for_timeout(50)
+    match = play_on(match, alice, bob)
+    page.wait_for_timeout(1500)  # the second version's event reaches the page meanwhile
+    route, first_board = held[0]
+    route.fulfill(response=first_board)
+    assert seen_within([page], selectors.match_detail(match)["version"], 5.0) < 5.0
 
 
 def test_a_tapped_checker_shows_its_landing_points_and_a_second_tap_drops_it(

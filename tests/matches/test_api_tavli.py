@@ -117,18 +117,28 @@ def test_every_game_is_offered():
     assert "acey-deucey" in services.VARIANTS
 
 
-def test_fv3_a_second_checker_before_the_runner_has_passed_is_refused_through_the_api(alice, bob):
-    clients, match = start_match(alice, bob, length=1, rated=False, options={"variant": "fevga"})
+def a_fevga_first_roll_of_two_numbers(alice, bob):
+    """A fevga match whose mover rolled two numbers before moving a checker, and the
+    mover's client. A side whose first roll is a double has started
+    when it next moves; both first rolls doubles (1 in 36) and a fresh match is begun."""
     while True:
-        game = match["game"]
-        client = clients[game["turn"]]
-        if game["phase"] == "roll":
-            match = ok(act(client, match, "roll"))
-            continue
-        low, high = sorted(game["dice"])
-        if low != high and game["board"]["mine"][24] == 15:  # the mover has not yet started
-            break
-        match = ok(step(clients, match, double=False))
+        clients, match = start_match(
+            alice, bob, length=1, rated=False, options={"variant": "fevga"}
+        )
+        for _first_move in range(2):  # each side's first
+            game = match["game"]
+            client = clients[game["turn"]]
+            if game["phase"] == "roll":
+                match = ok(act(client, match, "roll"))
+                game = match["game"]
+            if len(set(game["dice"])) == 2 and game["board"]["mine"][24] == 15:
+                return match, client
+            match = ok(step(clients, match, double=False))
+
+
+def test_fv3_a_second_checker_before_the_runner_has_passed_is_refused_through_the_api(alice, bob):
+    match, client = a_fevga_first_roll_of_two_numbers(alice, bob)
+    low, high = sorted(match["game"]["dice"])
     before = ok(client.get(path(match["id"])))
     refused = act(client, match, "move", play=f"24/{24 - high} 24/{24 - low}")
     assert refused.status_code == 400

@@ -43,8 +43,12 @@ demo: migrate
 run: demo
 	$(DEV_ENV) exec $(BIN)/python manage.py runclub
 
+# Two test processes (pytest-xdist): most tests wait on a clock, a worker or a socket for
+# part of their time, and each process has its own test database.
+TEST_WORKERS ?= 2
+
 test: $(ORACLE)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 # Needs Debian's Chromium (apt-get install chromium); .ci/run installs it.
 test-browser: $(INSTALLED)

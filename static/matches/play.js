@@ -14,6 +14,7 @@
   let state = readState();
   let selected = null;
   let clockBase = performance.now();
+  let announced = 0; // the latest version the page has heard of (catchUp)
 
   function readState() {
     return JSON.parse(document.getElementById("table-state").textContent);
@@ -87,7 +88,12 @@
       showError(error.detail);
       return;
     }
-    await refresh([]);
+    // The answer names the version the action made: draw up to it, once. (A redraw of
+    // the same version would drop a checker the player has tapped meanwhile.)
+    const { version } = await response.json().catch(() => ({}));
+    if (version === undefined) return refresh([]);
+    announced = Math.max(announced, version);
+    await catchUp();
   }
 
   // A button's data-* other than data-act and data-turn-no are its request's fields.
@@ -135,14 +141,13 @@
     };
   }
 
-  // Draw until the board shows the latest version announced: an event that comes while
-  // a fetch is on its way is not lost with that fetch's older board.
-  let announced = 0;
+  // Draw until the board shows the latest version announced (by the stream, or by the
+  // answer to the page's own action): an event that comes while a fetch is on its way
+  // is not lost with that fetch's older board, and a version already shown is not
+  // fetched again.
   function catchUp() {
-    if (announced <= state.version) return;
-    refresh()
-      .then(catchUp)
-      .catch(() => sleep(5000).then(catchUp));
+    if (announced <= state.version) return Promise.resolve();
+    return refresh().then(catchUp, () => sleep(5000).then(catchUp));
   }
 
   // Checkers moved by clicking: a checker, then one of its landing points (T3).

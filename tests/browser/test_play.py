@@ -145,6 +145,41 @@ def test_a_move_announced_while_the_last_board_is_on_its_way_is_drawn_too(open_b
     assert seen_within([page], selectors.match_detail(match)["version"], 5.0) < 5.0
 
 
+def test_the_players_own_step_is_drawn_once_so_a_tapped_checker_stays_tapped(open_board, people):
+    """The answer to the page's own action names the version it made: the page draws it
+    once. Here the answer is held until the stream's event for that version has come
+    and been drawn: the answer then fetches nothing, so no second redraw lands under the
+    player's next tap and drops the checker tapped."""
+    alice, bob = people["alice"], people["bob"]
+    match = start(alice, bob)
+    player = on_turn(match, alice, bob)
+    page = open_board(player.username, match)
+    fragment = reverse("play-table", kwargs={"pk": match.pk})
+    fetched = []
+    page.on(
+        "request", lambda r: fetched.append(r.url) if urlsplit(r.url).path == fragment else None
+    )
+
+    def answer_late(route):
+        answer = route.fetch()  # the step is made; its event is on its way to the page
+        time.sleep(1.5)
+        route.fulfill(response=answer)
+
+    page.route(lambda url: urlsplit(url).path.endswith("/move_step/"), answer_late)
+    state = state_of(page)
+    origin, landings = next(iter(state["steps"].items()))
+    page.locator(f'svg.board [data-point="{origin}"]').click()
+    page.locator(f'svg.board [data-point="{next(iter(landings))}"]').click()
+    acted(page, state["version"])
+    page.wait_for_timeout(1000)
+    assert len(fetched) == 1
+    origin = next(iter(state_of(page)["steps"]), None)
+    if origin is not None:  # a second step to tap: the tap is kept
+        page.locator(f'svg.board [data-point="{origin}"]').click()
+        page.wait_for_timeout(500)
+        assert page.locator("svg.board .selected").get_attribute("data-point") == origin
+
+
 def test_a_tapped_checker_shows_its_landing_points_and_a_second_tap_drops_it(
     open_board, people, shoot
 ):

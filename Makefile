@@ -13,7 +13,8 @@ DJANGO_APPS := $(patsubst %/apps.py,%,$(wildcard */apps.py))
 .PHONY: run test test-browser bench bench-play bench-chouette lint format migrate demo clean help
 
 help:
-	@echo "make run    set up, migrate, load the demo club, serve on http://127.0.0.1:8000"
+	@echo "make run    set up, migrate, load the demo club, serve on http://127.0.0.1:8000 (BIND=host:port)"
+	@echo "make demo   set up, migrate and load the demo club, without serving"
 	@echo "make test   set up and run every test"
 	@echo "make lint   ruff check and format check, mypy --strict on the rules core and mypy over the Django apps"
 	@echo "make test-browser   the pages in Debian's Chromium (Playwright)"
@@ -40,8 +41,11 @@ migrate: $(INSTALLED)
 demo: migrate
 	$(DEV_ENV) $(BIN)/python manage.py load_demo
 
+# Where `make run` listens: `make run BIND=0.0.0.0:8080` serves the room's network on port 8080.
+BIND ?= 127.0.0.1:8000
+
 run: demo
-	$(DEV_ENV) exec $(BIN)/python manage.py runclub
+	$(DEV_ENV) exec $(BIN)/python manage.py runclub --bind $(BIND)
 
 # Two test processes (pytest-xdist): most tests wait on a clock, a worker or a socket for
 # part of their time, and each process has its own test database.

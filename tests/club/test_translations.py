@@ -255,3 +255,12 @@ def test_english_stays_english(client):
     html = client.get("/", headers={"accept-language": "en"}).content.decode()
     assert '<html lang="en">' in html
     assert nav(html)["/players/"] == "Players"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_the_language_menu_names_each_language_in_its_own_words(client, lang):
+    """A reader who cannot read the page's language still finds their own in the menu."""
+    html = client.get("/", headers={"accept-language": lang}).content.decode()
+    options = dict(re.findall(r'<option value="(\w+)" lang="\w+"[^>]*>([^<]+)</option>', html))
+    assert options == {"en": "English", "bg": "Български", "el": "Ελληνικά", "ro": "Română"}

@@ -1,0 +1,31 @@
+"""The club's API paths (under ``/api/``): the live channel first (each follower sends
+its request again after every answer), then players, results and the books."""
+
+from django.urls import URLPattern, URLResolver, path
+
+from club import api
+from web.api_base import Operations
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("live/", api.LiveView.as_view(), name="api-live"),
+    path("live/stream/", api.LiveStreamView.as_view(), name="api-live-stream"),
+    path("auth/token/", api.TokenCreateView.as_view(), name="api-token"),
+    path("players/", api.PlayerCreateView.as_view(), name="api-players"),
+    path("players/<username:username>/", api.PlayerDetailView.as_view(), name="api-player"),
+    path(
+        "players/<username:username>/ledger/",
+        api.PlayerLedgerView.as_view(),
+        name="api-player-ledger",
+    ),
+    path(
+        "players/<username:username>/ratings/",
+        api.PlayerRatingsView.as_view(),
+        name="api-player-ratings",
+    ),
+    path("results/", Operations(api.ResultListView, api.ResultCreateView), name="api-results"),
+    path("results/<id:pk>/", api.ResultDetailView.as_view(), name="api-result"),
+    path("leaderboard/", api.LeaderboardView.as_view(), name="api-leaderboard"),
+    path("ledger/payments/", api.PaymentCreateView.as_view(), name="api-ledger-payments"),
+    path("ledger/trial-balance/", api.TrialBalanceView.as_view(), name="api-ledger-trial-balance"),
+    path("ledger/settle-up/", api.SettleUpView.as_view(), name="api-ledger-settle-up"),
+]

@@ -2,24 +2,20 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import URLPattern, URLResolver, include, path, re_path, register_converter
+from django.urls import URLPattern, URLResolver, include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from club import urls as club_urls
 from matches import views as matches_views
 from tournaments import api as tournaments_api
-from tournaments import views as tournaments_views
+from tournaments import views as tournament_pages
 from web.api_errors import api_not_found
-from web.names import IdConverter, UsernameConverter
-
-# Every app's paths name rows by <id:...> and players by <username:...>.
-register_converter(IdConverter, "id")
-register_converter(UsernameConverter, "username")
 
 # The API's most frequent requests first: the live channel's (each follower sends it
-# again after every answer; club.api_urls begins with them), then the matches' (a
+# again after every answer; the club's API paths begin with them), then the matches' (a
 # move...). No two paths here overlap, so their order only saves time.
 api_patterns: list[URLPattern | URLResolver] = [
-    path("", include("club.api_urls")),
+    path("", include(club_urls.api_patterns)),
     path("", include("matches.api_urls")),
     path("tournaments/", tournaments_api.TournamentListView.as_view(), name="api-tournaments"),
     path(
@@ -37,15 +33,11 @@ api_patterns: list[URLPattern | URLResolver] = [
 # every page's path; no page's path starts with api/, so no URL changes its meaning.
 urlpatterns = [
     path("api/", include(api_patterns)),
-    path("", include("club.urls")),
+    path("", include(club_urls.urlpatterns)),
     path("play/", matches_views.play, name="play"),
-    path("tournaments/", tournaments_views.tournaments, name="tournaments"),
-    path("tournaments/<id:pk>/", tournaments_views.tournament, name="tournament"),
-    path(
-        "tournaments/<id:pk>/enter/",
-        tournaments_views.tournament_enter,
-        name="tournament-enter",
-    ),
+    path("tournaments/", tournament_pages.tournaments, name="tournaments"),
+    path("tournaments/<id:pk>/", tournament_pages.tournament, name="tournament"),
+    path("tournaments/<id:pk>/enter/", tournament_pages.tournament_enter, name="tournament-enter"),
     path("", include("chouette.urls")),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 ORACLE := $(VENV)/.oracle-installed
 DEV_ENV := DEBUG=1
-# The Django apps: every package with an apps.py (club, matches, chouette, tournaments...).
+# The Django apps: every package with an apps.py (web, club, matches, chouette...).
 DJANGO_APPS := $(patsubst %/apps.py,%,$(wildcard */apps.py))
 
 .PHONY: run test test-browser bench bench-play bench-chouette lint format migrate demo clean help
@@ -16,7 +16,7 @@ help:
 	@echo "make run    set up, migrate, load the demo club, serve on http://127.0.0.1:8000 (BIND=host:port)"
 	@echo "make demo   set up, migrate and load the demo club, without serving"
 	@echo "make test   set up and run every test"
-	@echo "make lint   ruff check and format check, mypy --strict on the rules core and mypy over the Django apps"
+	@echo "make lint   ruff check and format check, mypy --strict on the rules core and mypy over the Django apps and config"
 	@echo "make test-browser   the pages in Debian's Chromium (Playwright)"
 	@echo "make bench  legal-play generation and the command line against GNU Backgammon and others, and the tavli games"
 	@echo "make bench-play   server play under load on PostgreSQL, Redis, gunicorn and Celery (BENCH_ARGS=--quick)"
@@ -79,7 +79,7 @@ lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict backgammon
-	$(BIN)/mypy --config-file mypy-django.ini $(DJANGO_APPS)
+	$(BIN)/mypy --config-file mypy-django.ini config $(DJANGO_APPS)
 
 format: $(INSTALLED)
 	$(BIN)/ruff check --fix .

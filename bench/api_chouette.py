@@ -942,7 +942,7 @@ def main() -> None:
     users = play.players_create(run, needed)
     print(f"Machine: {os.cpu_count()} cores, {play.load_average()} at the start; logs in {var_dir}")
     with play.service(env, var_dir) as children:
-        from club.management.commands.runclub import service_commands
+        from web.management.commands.runclub import service_commands
 
         print("Web: " + " ".join(service_commands(play.BIND)["web"][2:]))
         print(f"Database connections: DATABASE_POOL={args.pool} (0: one a request, closed after)")

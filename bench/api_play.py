@@ -61,7 +61,7 @@ DATABASE = "club_bench_play"
 POSTGRES = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
 REDIS = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379")
 CACHE_DB = 11  # the Redis DB of the service's cache (CACHE_URL), as compose gives it one
-LIVE_WAIT = 25  # seconds a held live request waits at most (club.live.MAX_WAIT)
+LIVE_WAIT = 25  # seconds a held live request waits at most (web.live.MAX_WAIT)
 BASELINE_S = 10.0  # seconds of one match alone, before the throughput part
 POLL_EVERY = 1.0  # seconds between two polls (the plain and conditional mechanisms)
 STREAM_SILENCE = 40  # seconds without a byte on a stream before the client gives it up
@@ -163,7 +163,7 @@ def django_setup(env: dict[str, str]) -> None:
 @contextmanager
 def service(env: dict[str, str], log_dir: Path) -> Iterator[dict[str, subprocess.Popen[bytes]]]:
     """The web server, the Celery workers and beat, as ``runclub`` starts them; stopped after."""
-    from club.management.commands.runclub import service_commands
+    from web.management.commands.runclub import service_commands
 
     children = {}
     for name, command in service_commands(BIND).items():
@@ -581,10 +581,10 @@ def stream_events(
 
 def streams_settle(mechanism: str) -> None:
     """After a part that followed by streams, wait until the server has written to each
-    stream its clients closed (a comment at most ``club.live.HEARTBEAT`` later), which
+    stream its clients closed (a comment at most ``web.live.HEARTBEAT`` later), which
     frees its thread: the next part starts with all of them."""
     if mechanism == "stream":
-        from club import live
+        from web import live
 
         time.sleep(live.HEARTBEAT + 1)
 
@@ -627,7 +627,7 @@ class Peak:
     cores: dict[str, float]  # cores busy, by process group (cores_used)
 
 
-# A line of the web's request log (club.logging): an action's (a match's, a chouette's)
+# A line of the web's request log (web.logging): an action's (a match's, a chouette's)
 # own time inside Django, from its first middleware to its answer, and where it went; what
 # the bench sees beyond it is waiting (for a gunicorn thread, a core, the bench's own
 # threads) and the loopback.
@@ -951,7 +951,7 @@ def main() -> None:
     users = players_create(run, needed)
     print(f"Machine: {os.cpu_count()} cores, {load_average()} at the start; logs in {var_dir}")
     with service(env, var_dir) as children:
-        from club.management.commands.runclub import service_commands
+        from web.management.commands.runclub import service_commands
 
         print("Web: " + " ".join(service_commands(BIND)["web"][2:]))
         print(f"Database connections: DATABASE_POOL={args.pool} (0: one a request, closed after)")

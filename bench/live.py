@@ -261,15 +261,15 @@ def main() -> None:
     database.unlink(missing_ok=True)
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{database}")
     os.environ.setdefault("DEBUG", "1")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, check=True)
 
     import django
 
     django.setup()
-    from club.management.commands.runclub import service_commands
     from matches import services
     from tests.factories import PlayerFactory, UserFactory
+    from web.management.commands.runclub import service_commands
 
     people, boards = {}, []
     for number in range(args.boards):

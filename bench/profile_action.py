@@ -75,7 +75,7 @@ LAYERS = (
     ("  Game.from_dict", "backgammon.game", "Game.from_dict"),
     ("answer: serializer", "rest_framework.serializers", "Serializer.to_representation"),
     ("JSON rendering", "rest_framework.renderers", "JSONRenderer.render"),
-    ("state handed to live (cache)", "club.live", "state_share"),
+    ("state handed to live (cache)", "web.live", "state_share"),
     ("request log line", "logging", "Logger.info"),
     ("Celery send (timeout task)", "matches.services", "_schedule"),
     ("database: every query", "django.db.backends.utils", "CursorWrapper._execute"),
@@ -140,7 +140,7 @@ def instrument(meter: Meter) -> None:
 def environment(pool: int) -> None:
     os.environ.update(
         {
-            "DJANGO_SETTINGS_MODULE": "club.settings",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
             "DEBUG": "0",
             "SECRET_KEY": "profile-" + os.urandom(16).hex(),
             "ALLOWED_HOSTS": "testserver",
@@ -304,8 +304,8 @@ def live_requests(clients: list[tuple[str, Any]], count: int, cprofile: int) -> 
     from django.db import connection
     from django.db.models import F
 
-    from club import live
     from matches.models import Table
+    from web import live
 
     match = match_started(clients)
     client, topic = clients[0][1], match["topic"]

@@ -23,16 +23,15 @@ from backgammon.dice import ALGORITHM
 from chouette import selectors, services
 from chouette.models import Chouette, ChouetteGame
 from club import selectors as club_selectors
-from club.api_base import (
+from club.api_money import MoneyField, MoneyInputField
+from club.auth import member
+from matches.api import RESIGNATION_VALUES
+from web.api_base import (
     InputSerializer,
-    MoneyField,
-    MoneyInputField,
     UsernameField,
     UsernameFilter,
 )
-from club.auth import member
-from club.errors import Conflict, Forbidden, NotFound
-from matches.api import RESIGNATION_VALUES
+from web.errors import Conflict, Forbidden, NotFound
 
 # A cube value (API.md's ``stake`` of a member): 1, 2, 4, ... up to this.
 MAX_CUBE = 1024

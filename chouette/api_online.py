@@ -21,13 +21,13 @@ from rest_framework.views import APIView
 from chouette import online, selectors
 from chouette.api import ChouetteOutput, chouette_card
 from chouette.models import Chouette, Proposal
-from club import live
-from club.api_base import UsernameField
 from club.auth import member
-from club.errors import Conflict, Forbidden, NotFound
 from club.models import Player
 from matches import api as matches_api
 from matches.api import GAME_ERRORS, MoveInput, ResignInput, TurnInput
+from web import live
+from web.api_base import UsernameField
+from web.errors import Conflict, Forbidden, NotFound
 
 # Inputs -------------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ project's URLconf next to the chouettes' other paths."""
 from django.urls import path
 
 from chouette import api_online
-from club.api_base import Operations
+from web.api_base import Operations
 
 urlpatterns = [
     *(

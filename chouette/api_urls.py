@@ -3,7 +3,7 @@
 from django.urls import path
 
 from chouette import api
-from club.api_base import Operations
+from web.api_base import Operations
 
 urlpatterns = [
     path(

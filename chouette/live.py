@@ -1,4 +1,4 @@
-"""The chouette app's topic on the live channel (``club.live``): ``chouette:<id>``, the
+"""The chouette app's topic on the live channel (``web.live``): ``chouette:<id>``, the
 session's ``version``, and its state: the session's body exactly as
 ``GET /api/chouettes/{id}/`` answers it. That body is the same for every viewer (its
 members, the box, anyone else: ``chouette_card`` takes no viewer; the team's proposals
@@ -11,7 +11,7 @@ from typing import Any
 
 from chouette import selectors
 from chouette.api import ChouetteOutput, chouette_card
-from club import live
+from web import live
 
 
 def chouette_states(keys: Collection[str]) -> dict[str, tuple[int, dict[str, Any]]]:

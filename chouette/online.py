@@ -29,13 +29,13 @@ from backgammon.team import BOX, TEAM, ChouetteRules, CubeMode
 from chouette import selectors
 from chouette.models import Chouette, Proposal
 from chouette.services import _advance, _write_game
-from club.errors import Conflict, Forbidden, Invalid, NotFound
 from club.models import Player
-from club.schedule import send_at
 from matches import clocks
 from matches import services as engine
 from matches.errors import NotYourTurn, StaleTurn
 from matches.models import Action, Table
+from web.errors import Conflict, Forbidden, Invalid, NotFound
+from web.schedule import send_at
 
 TIMEOUT_TASK = "chouette.table_timeout"
 ACTS = ("roll", "move", "double", "take", "pass", "beaver", "resign", "accept_resign",

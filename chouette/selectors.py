@@ -22,9 +22,9 @@ from backgammon.notation import format_play
 from backgammon.position import Position
 from backgammon.team import BOX, TEAM
 from chouette.models import Chouette, ChouetteGame, GamePoints, Membership, Proposal
-from club import live
-from club.errors import Forbidden, NotFound
 from club.models import Player
+from web import live
+from web.errors import Forbidden, NotFound
 
 
 def chouette_get(*, pk: int) -> Chouette:

@@ -46,11 +46,11 @@ from backgammon.errors import (
 from chouette import selectors
 from chouette.models import Chouette, ChouetteGame, GamePoints, Membership
 from club import money
-from club.errors import Conflict, Forbidden, Invalid, NotFound
 from club.models import Player, SourceKind, Transaction
 from club.services import LegSpec, account_open_for_player, ledger_post, money_check
 from matches.models import Phase as TablePhase
 from matches.models import Table
+from web.errors import Conflict, Forbidden, Invalid, NotFound
 
 # The most a point may be worth, and the most players at one table: more is a typo.
 MAX_STAKE = Decimal("1000")

@@ -32,13 +32,13 @@ from chouette.models import Chouette
 from club import money
 from club import selectors as club_selectors
 from club.auth import member
-from club.errors import NotFound, ServiceError
 from club.models import Player
-from club.pages import live_template
 from matches import selectors as match_selectors
 from matches import services as engine
 from matches.board import Home, board_svg, can_confirm, landing_steps, picture_for
 from matches.models import PlaySettings
+from web.errors import NotFound, ServiceError
+from web.pages import live_template
 
 CUBE_CHOICES = [(value, str(value)) for value in (1, 2, 4, 8, 16, 32, 64)]
 

@@ -1,5 +1,1 @@
-"""The Django project and the club itself: players, ledger, ratings."""
-
-from club.celery import app as celery_app
-
-__all__ = ["celery_app"]
+"""The club itself: players, ledger, ratings."""

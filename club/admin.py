@@ -19,7 +19,6 @@ from django.utils.translation import ngettext
 
 from club import money, selectors, services
 from club.auth import member
-from club.errors import ServiceError
 from club.models import (
     Account,
     Leg,
@@ -30,6 +29,7 @@ from club.models import (
     Transaction,
 )
 from club.parties import CLUB, Party
+from web.errors import ServiceError
 
 
 class AppendOnly(admin.options.BaseModelAdmin[Any]):

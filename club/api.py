@@ -2,7 +2,7 @@
 
 One view class per operation, thin: read the input (an ``InputSerializer``, a filter set or
 a path parameter), call a service or a selector, answer with an output serializer. The
-shared pieces and the pattern are in ``club.api_base`` and docs/api.md.
+shared pieces and the pattern are in ``web.api_base`` and docs/api.md.
 """
 
 import itertools
@@ -25,21 +25,21 @@ from rest_framework.response import Response
 from rest_framework.utils import encoders
 from rest_framework.views import APIView
 
-from club import live, money, selectors, services
-from club.api_base import (
+from club import money, selectors, services
+from club.api_money import MoneyField, MoneyInputField
+from club.auth import member
+from club.models import MatchResult, Player, RatingKind
+from club.parties import CLUB, Party, party_name
+from club.settle_up import Transfer
+from web import live
+from web.api_base import (
     InputSerializer,
-    MoneyField,
-    MoneyInputField,
     UsernameField,
     UsernameFilter,
     choice_filter,
 )
-from club.auth import member
-from club.errors import Conflict, Forbidden, Invalid, NotFound
-from club.models import MatchResult, Player, RatingKind
-from club.params import at_param
-from club.parties import CLUB, Party, party_name
-from club.settle_up import Transfer
+from web.errors import Conflict, Forbidden, Invalid, NotFound
+from web.params import at_param
 
 # Auth ---------------------------------------------------------------------------------
 

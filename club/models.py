@@ -123,7 +123,7 @@ class AppendOnlyModel(models.Model):
     """A row written once and never updated or deleted (the ledger, a game's action log,
     a chouette's games); ``append_only_refusal`` tells the user what to do instead. On
     PostgreSQL a trigger refuses the same however the row is written
-    (``club.migration_operations.RefuseChanges``)."""
+    (``web.migration_operations.RefuseChanges``)."""
 
     append_only_refusal: "StrOrPromise"
     objects = AppendOnlyQuerySet.as_manager()

@@ -17,9 +17,9 @@ from django_stubs_ext import WithAnnotations
 
 from club import settle_up
 from club.auth import Viewer
-from club.errors import NotFound
 from club.models import Account, Leg, MatchResult, Player, RatingChange, RatingKind, Transaction
 from club.parties import CLUB, Party
+from web.errors import NotFound
 
 ZERO = Decimal("0.00")
 

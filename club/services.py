@@ -22,7 +22,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club import money, ratings
-from club.errors import Conflict, Forbidden, Invalid
 from club.models import (
     Account,
     Leg,
@@ -33,8 +32,9 @@ from club.models import (
     SourceKind,
     Transaction,
 )
-from club.names import USERNAME_RE
 from club.parties import CLUB, Party, party_label
+from web.errors import Conflict, Forbidden, Invalid
+from web.names import USERNAME_RE
 
 RESERVED_USERNAMES = {CLUB}
 MEMO_LENGTH = 200

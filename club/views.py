@@ -26,13 +26,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from club import health, money, selectors, services
+from club import money, selectors, services
 from club.auth import member
 from club.charts import rating_chart_svg
-from club.errors import Invalid, NotFound, ServiceError
 from club.models import Player, RatingKind
-from club.params import at_param
 from club.parties import party_label, party_name
+from web import health
+from web.errors import Invalid, NotFound, ServiceError
+from web.params import at_param
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -29,22 +29,21 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from club import live
 from club import selectors as club_selectors
 from club import services as club_services
-from club.api_base import (
-    InputSerializer,
-    MoneyField,
-    MoneyInputField,
-    UsernameField,
-    UsernameFilter,
-)
+from club.api_money import MoneyField, MoneyInputField
 from club.auth import member
-from club.errors import Conflict, Forbidden, Invalid, NotFound
 from club.models import MatchResult, Player
 from matches import clocks, selectors, services
 from matches.errors import IllegalPlay, NotYourTurn, StaleTurn
 from matches.models import Match, PlaySettings, Table
+from web import live
+from web.api_base import (
+    InputSerializer,
+    UsernameField,
+    UsernameFilter,
+)
+from web.errors import Conflict, Forbidden, Invalid, NotFound
 
 # Inputs -------------------------------------------------------------------------------
 

@@ -3,8 +3,8 @@ under /api/ by the project's URLconf."""
 
 from django.urls import path
 
-from club.api_base import Operations
 from matches import api
+from web.api_base import Operations
 
 urlpatterns = [
     path("matches/", Operations(api.MatchListView, api.MatchCreateView), name="api-matches"),

@@ -1,8 +1,8 @@
-"""The errors the matches services raise beyond ``club.errors``' (each with its API code)."""
+"""The errors the matches services raise beyond ``web.errors``' (each with its API code)."""
 
 from django.utils.translation import gettext_lazy as _
 
-from club.errors import Conflict, Forbidden, Invalid
+from web.errors import Conflict, Forbidden, Invalid
 
 
 class StaleTurn(Conflict):

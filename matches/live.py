@@ -1,4 +1,4 @@
-"""The matches app's topics on the live channel (``club.live``): ``table:<id>``, the
+"""The matches app's topics on the live channel (``web.live``): ``table:<id>``, the
 table's ``version``, and its state: the match body exactly as ``GET /api/matches/{id}/``
 answers it, which is the same for every viewer (players and watchers alike), so a
 follower redraws from the live answer without fetching the match. Any member may watch
@@ -9,9 +9,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from club import live
 from matches import selectors
 from matches.models import Table
+from web import live
 
 # A table id in a topic: the digits of a BigAutoField, no more.
 MAX_ID_DIGITS = 18

@@ -46,14 +46,14 @@ from backgammon.match import TAVLI_ORDERS as TAVLI_ORDERS_BY_NAME
 from backgammon.match import MatchState
 from backgammon.variants import Variants
 from club import services as club_services
-from club.errors import Conflict, Forbidden, Invalid, NotFound
 from club.models import MatchResult, Player, SourceKind
-from club.schedule import send_at
 from club.services import LegSpec
 from matches import clocks, selectors, signals
 from matches.errors import IllegalPlay, NotYourTurn, StaleTurn
 from matches.models import Action, Match, PlaySettings, Seat, Table
 from matches.models import Phase as TablePhase
+from web.errors import Conflict, Forbidden, Invalid, NotFound
+from web.schedule import send_at
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The matches app's pages, included at the site root by ``club.urls`` (after it registers
+"""The matches app's pages, included at the site root by ``config.urls`` (after it registers
 the ``id`` and ``username`` converters); its API paths are ``matches.api_urls``."""
 
 from django.urls import path

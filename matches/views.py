@@ -23,10 +23,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from backgammon.dice import ALGORITHM
 from club import selectors as club_selectors
 from club.auth import member
-from club.errors import ServiceError
 from club.models import Player
 from matches import board, clocks, selectors, services
 from matches.models import Match, PlaySettings
+from web.errors import ServiceError
 
 CLOCK_CHOICES = [
     ("none", gettext_lazy("No clock")),

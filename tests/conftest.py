@@ -5,8 +5,8 @@ from django.conf import settings
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from club import live
 from tests.factories import PlayerFactory, UserFactory, token_for
+from web import live
 
 
 @pytest.fixture(autouse=True)

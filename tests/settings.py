@@ -4,8 +4,8 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz")
 
-from club.settings import *  # noqa: F403
-from club.settings import STORAGES as BASE_STORAGES
+from config.settings import *  # noqa: F403
+from config.settings import STORAGES as BASE_STORAGES
 
 SECURE_SSL_REDIRECT = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

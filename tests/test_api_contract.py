@@ -24,15 +24,16 @@ from hypothesis import HealthCheck, settings
 
 from chouette import online as chouette_online
 from chouette import services as chouette_services
-from club import live, money, services
+from club import money, services
 from club.models import Account, SourceKind
 from club.parties import CLUB
 from club.services import LegSpec
-from club.wsgi import application
+from config.wsgi import application
 from matches import selectors as matches_selectors
 from matches import services as matches_services
 from tests.factories import token_for
 from tournaments import services as tournament_services
+from web import live
 
 CONFIG = schemathesis.Config.from_path(Path(__file__).with_name("schemathesis.toml"))
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application, config=CONFIG)

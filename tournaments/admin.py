@@ -33,13 +33,13 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from club.auth import member
-from club.errors import ServiceError
 from tournaments import (
     pairing_admin,  # noqa: F401  # registers the pairings' list (mixed play)
     selectors,
     services,
 )
 from tournaments.models import Entry, Pairing, Round, Tournament
+from web.errors import ServiceError
 
 
 def _editable(obj: Tournament | None) -> bool:

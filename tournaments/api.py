@@ -17,9 +17,9 @@ from rest_framework.response import Response
 from rest_framework.settings import APISettings
 from rest_framework.views import APIView
 
-from club.api_base import choice_filter
 from tournaments import selectors
 from tournaments.models import FormatChoice, Pairing, Round, Tournament
+from web.api_base import choice_filter
 
 
 class TournamentOutput(serializers.Serializer[Tournament]):

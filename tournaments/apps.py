@@ -16,9 +16,9 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from club import live
         from matches.signals import match_finished as finished
         from tournaments import selectors
+        from web import live
 
         # A tournament's page watches "tournament:<id>": its version moves with every
         # entry, draw, result and payout (docs/live.md).

@@ -19,9 +19,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from club.errors import ServiceError
 from tournaments import services
 from tournaments.models import Pairing
+from web.errors import ServiceError
 
 
 class DecidedFilter(admin.SimpleListFilter):

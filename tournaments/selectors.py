@@ -15,11 +15,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from club import live
-from club.errors import NotFound
 from club.models import Account, Leg
 from tournaments import bracket, formats
 from tournaments.models import Entry, Pairing, Round, Tournament
+from web import live
+from web.errors import NotFound
 
 ZERO = Decimal("0.00")
 ELIMINATIONS = {formats.Format.SINGLE_ELIMINATION.value, formats.Format.DOUBLE_ELIMINATION.value}

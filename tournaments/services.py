@@ -4,7 +4,7 @@ transaction.
 Each service locks the tournament row (``select_for_update``), checks the state it
 finds, and saves the tournament with a conditional update on ``version`` (so two
 requests that read the same state cannot both write, on SQLite too, where row locks are
-a no-op). A refused request raises a ``club.errors`` exception before anything is
+a no-op). A refused request raises a ``web.errors`` exception before anything is
 written. Money moves only through ``club.services.ledger_post`` and results only through
 ``club.services.match_result_record``, each with the tournament or the pairing as its
 source.
@@ -37,15 +37,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from club import services as club_services
-from club.errors import Conflict, Invalid, ServiceError
 from club.models import Account, MatchResult, Player, SourceKind, Transaction
-from club.schedule import send_at
 from club.services import LegSpec
 from matches import services as matches_services
 from matches.models import Action, Match
 from tournaments import formats
 from tournaments.models import Clock, DeadlineRule, Entry, Pairing, Round, Tournament
 from tournaments.selectors import tournament_pool_balance
+from web.errors import Conflict, Invalid, ServiceError
+from web.schedule import send_at
 
 EDITABLE = (Tournament.Status.DRAFT, Tournament.Status.OPEN)
 DEADLINE_TASK = "tournaments.round_deadline"

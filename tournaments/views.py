@@ -9,11 +9,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from club.auth import member
-from club.errors import Conflict, NotFound, ServiceError
 from club.models import Player
-from club.pages import live_template
 from tournaments import selectors, services
 from tournaments.models import Entry, Tournament
+from web.errors import Conflict, NotFound, ServiceError
+from web.pages import live_template
 
 
 def tournaments(request: HttpRequest) -> HttpResponse:

@@ -4,7 +4,7 @@ On SQLite the models refuse the same (``club.models.AppendOnlyModel``)."""
 
 from django.db import migrations
 
-from club.migration_operations import RefuseChanges
+from web.migration_operations import RefuseChanges
 
 REFUSAL = "a chouette's games are append-only; undo the game"
 

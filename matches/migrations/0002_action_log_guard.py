@@ -3,7 +3,7 @@ ledger's does: the log only grows (on SQLite the model and its queryset refuse t
 
 from django.db import migrations
 
-from club.migration_operations import RefuseChanges
+from web.migration_operations import RefuseChanges
 
 
 class Migration(migrations.Migration):

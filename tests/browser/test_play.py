@@ -9,11 +9,11 @@ from urllib.parse import urlsplit
 import pytest
 from django.urls import reverse
 
-from club import live
 from matches import selectors
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.helpers import DEVICES, log_in
 from tests.matches.conftest import act, game_of, on_turn, start
+from web import live
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,12 +11,12 @@ import pytest
 
 from chouette import online, selectors, services
 from chouette.models import Chouette, ChouetteGame
-from club.errors import Conflict
 from club.models import SourceKind, Transaction
 from matches.errors import NotYourTurn, StaleTurn
 from matches.models import Action, Table
 from tests import threads
 from tests.chouette.conftest import member
+from web.errors import Conflict
 
 REQUESTS = 12
 

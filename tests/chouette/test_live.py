@@ -13,8 +13,8 @@ from django.db.models import F
 
 from chouette.live import chouette_states
 from chouette.models import Chouette
-from club import live
 from tests.chouette.online_table import OnlineTable
+from web import live
 
 VIEWERS = ("bob", "alice", "gina")  # a member of the team, the box, a member not seated
 

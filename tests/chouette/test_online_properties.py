@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from chouette import online, selectors
 from chouette.models import Chouette, ChouetteGame
-from club.errors import ServiceError
 from matches.api import RESIGNATION_VALUES
 from matches.models import Action, Table
 from matches.selectors import tables_check
+from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 

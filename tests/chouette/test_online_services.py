@@ -9,10 +9,10 @@ import pytest
 from backgammon.game import Game, Result
 from chouette import online, selectors, services
 from chouette.models import Chouette, ChouetteGame
-from club.errors import Conflict, Forbidden
 from matches.errors import NotYourTurn, StaleTurn
 from matches.models import Action, Table
 from matches.selectors import tables_check
+from web.errors import Conflict, Forbidden
 
 
 @pytest.fixture

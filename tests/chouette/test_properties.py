@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from chouette import selectors, services
 from club import selectors as club_selectors
-from club.errors import Conflict
 from club.models import Leg, SourceKind, Transaction
 from tests.chouette.conftest import NAMES
+from web.errors import Conflict
 
 pytestmark = pytest.mark.django_db
 

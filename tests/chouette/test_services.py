@@ -11,9 +11,9 @@ from backgammon.dice import DiceStream, commitment
 from chouette import selectors, services
 from chouette.models import Chouette, ChouetteGame, GamePoints
 from club import selectors as club_selectors
-from club.errors import Conflict, Forbidden, Invalid
 from club.models import RowImmutable, SourceKind, Transaction
 from tests.chouette.conftest import member
+from web.errors import Conflict, Forbidden, Invalid
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ from django.test import Client, RequestFactory
 from django.utils import translation
 
 from club import services
-from club.api_errors import csrf_failure
 from club.models import MatchResult
+from web.api_errors import csrf_failure
 
 pytestmark = pytest.mark.django_db
 

@@ -22,9 +22,9 @@ from rest_framework.exceptions import AuthenticationFailed
 
 from club import auth, services
 from club.auth import TokenAuthentication, _cache_keys
-from club.cache import FileCache
 from club.models import Player
 from tests.factories import token_for
+from web.cache import FileCache
 
 pytestmark = pytest.mark.django_db
 
@@ -218,7 +218,7 @@ def test_the_file_cache_drops_an_entry_for_every_process(api, make_player, setti
     location = str(tmp_path / "cache")
     settings.CACHES = {
         "default": {
-            "BACKEND": "club.cache.FileCache",
+            "BACKEND": "web.cache.FileCache",
             "LOCATION": location,
         }
     }
@@ -242,7 +242,7 @@ def test_the_embedded_default_cache_is_files_under_var_dir(tmp_path):
     }
     env.update(DEBUG="1", VAR_DIR=str(tmp_path))
     code = (
-        "import json, club.settings as s;"
+        "import json, config.settings as s;"
         "print(json.dumps([s.CACHES['default'], s.TOKEN_CACHE_SECONDS]))"
     )
     root = Path(__file__).resolve().parents[2]
@@ -251,7 +251,7 @@ def test_the_embedded_default_cache_is_files_under_var_dir(tmp_path):
     )
     assert json.loads(out.stdout) == [
         {
-            "BACKEND": "club.cache.FileCache",
+            "BACKEND": "web.cache.FileCache",
             "LOCATION": str(tmp_path / "cache"),
         },
         300,

@@ -1,8 +1,8 @@
-"""The embedded default cache (club/cache.py): Django's file cache, which keeps to its
+"""The embedded default cache (web/cache.py): Django's file cache, which keeps to its
 size with one listing of its directory a second rather than one every write."""
 
-from club import cache as club_cache
-from club.cache import FileCache
+from web import cache as club_cache
+from web.cache import FileCache
 
 
 def test_the_file_cache_culls_at_most_once_a_second_and_then_keeps_to_its_size(

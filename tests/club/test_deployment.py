@@ -14,9 +14,9 @@ from pathlib import Path
 import yaml
 from django.core.management import get_commands
 
-from club.management.commands import runclub
-from club.management.commands.runclub import service_commands
 from tests.processes import alive, in_group
+from web.management.commands import runclub
+from web.management.commands.runclub import service_commands
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
@@ -74,7 +74,7 @@ def _manage_in_production(*args: str, **settings: str) -> subprocess.CompletedPr
         for key, value in os.environ.items()
         if key not in {"DEBUG", "SECRET_KEY", "DJANGO_SETTINGS_MODULE"}
     }
-    env.update(DJANGO_SETTINGS_MODULE="club.settings", **settings)
+    env.update(DJANGO_SETTINGS_MODULE="config.settings", **settings)
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
@@ -139,9 +139,9 @@ def test_database_pool_bounds_the_connections_of_a_process():
 
 
 def _printed_by_a_web_worker(code: str) -> str:
-    """What ``code`` prints in a fresh interpreter that loads ``club.wsgi`` as gunicorn's
+    """What ``code`` prints in a fresh interpreter that loads ``config.wsgi`` as gunicorn's
     workers do (``code`` imports it where it must)."""
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "club.settings", "DEBUG": "1"}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1"}
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
     )
@@ -149,10 +149,10 @@ def _printed_by_a_web_worker(code: str) -> str:
 
 
 def test_the_web_worker_hides_what_it_loaded_from_the_garbage_collector():
-    """gunicorn's workers load ``club.wsgi``: what it loaded is frozen (``gc.freeze``), so
+    """gunicorn's workers load ``config.wsgi``: what it loaded is frozen (``gc.freeze``), so
     the collector's full passes scan only what requests made (their pauses stopped every
     thread of a worker for 80-180 ms, bench/README.md)."""
-    printed = _printed_by_a_web_worker("import gc, club.wsgi; print(gc.get_freeze_count())")
+    printed = _printed_by_a_web_worker("import gc, config.wsgi; print(gc.get_freeze_count())")
     assert int(printed) > 10_000
 
 
@@ -160,7 +160,7 @@ def test_the_web_worker_hands_the_interpreter_over_sooner():
     """A request back from a query waits at most 2 ms, not Python's 5, for the thread
     that holds the interpreter to let go (bench/README.md, "Where the chouettes' tail
     is")."""
-    code = "import sys; before = sys.getswitchinterval(); import club.wsgi; "
+    code = "import sys; before = sys.getswitchinterval(); import config.wsgi; "
     code += "print(before, sys.getswitchinterval())"
     assert _printed_by_a_web_worker(code).split() == ["0.005", "0.002"]
 

@@ -16,10 +16,10 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from club import money, selectors, services
-from club.errors import Conflict, Forbidden, Invalid
 from club.models import Account, Leg, Player, RowImmutable, SourceKind, Transaction
 from club.parties import CLUB
 from tests.factories import leg
+from web.errors import Conflict, Forbidden, Invalid
 
 pytestmark = pytest.mark.django_db
 

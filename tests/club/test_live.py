@@ -1,4 +1,4 @@
-"""The live channel (club/live.py, GET /api/live/): a held request answers as soon as its
+"""The live channel (web/live.py, GET /api/live/): a held request answers as soon as its
 topic moves past the client's version, with the topic's state where its kind has one, or
 after the wait with the same version and no state; a client that was away catches up at
 once, state included; the watcher reads the states of the topics that moved once a tick
@@ -12,7 +12,7 @@ import time
 import pytest
 from django.db import connections
 
-from club import live
+from web import live
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ import time
 import pytest
 from django.db import connection
 
-from club import live
 from tests.club.test_live import States, Versions
+from web import live
 
 pytestmark = pytest.mark.django_db
 

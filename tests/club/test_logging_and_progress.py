@@ -6,9 +6,9 @@ import logging
 import pytest
 from django.core.management import call_command
 
-from club.logging import KeyValueFormatter
-from club.progress import progress
 from club.tasks import ping
+from web.logging import KeyValueFormatter
+from web.progress import progress
 
 
 @pytest.mark.django_db

@@ -11,8 +11,8 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from club import ratings, services
-from club.errors import Conflict, Invalid
 from club.models import MatchResult, Player, RatingChange
+from web.errors import Conflict, Invalid
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from club.settings import env_bool, env_int, env_list
+from config.settings import env_bool, env_int, env_list
 
 
 @pytest.mark.parametrize(

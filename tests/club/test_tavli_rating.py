@@ -10,8 +10,8 @@ import pytest
 from django.core.management import call_command
 
 from club import services
-from club.errors import Invalid
 from club.models import MatchResult, Player, RatingChange, RatingKind
+from web.errors import Invalid
 
 pytestmark = pytest.mark.django_db
 

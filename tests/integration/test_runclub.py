@@ -28,7 +28,7 @@ def test_runclub_serves_with_stdin_closed_and_sigterm_stops_everything(tmp_path)
         **os.environ,
         "DEBUG": "1",
         "VAR_DIR": str(tmp_path),
-        "DJANGO_SETTINGS_MODULE": "club.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
     }
     env.pop("SECRET_KEY", None)
     supervisor = subprocess.Popen(

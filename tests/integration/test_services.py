@@ -14,10 +14,10 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from club import health
-from club.schedule import send_at
 from club.tasks import ping
 from tests.integration.worker import worker_process
+from web import health
+from web.schedule import send_at
 
 
 @pytest.mark.django_db

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from django.conf import settings
 from django.db import connection
 
-from club.management.commands.runclub import service_commands
+from web.management.commands.runclub import service_commands
 
 
 @contextmanager

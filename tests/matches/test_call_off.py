@@ -4,11 +4,11 @@ once a player has acted."""
 
 import pytest
 
-from club.errors import Conflict
 from club.models import MatchResult
 from matches import selectors, services
 from matches.models import Match, Table
 from tests.matches.conftest import act, game_of, on_turn, play_out, start
+from web.errors import Conflict
 
 pytestmark = pytest.mark.django_db
 

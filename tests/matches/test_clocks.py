@@ -8,8 +8,8 @@ import pytest
 from django.db.models import F
 
 from club import selectors as club_selectors
-from club.celery import app
 from club.models import MatchResult
+from config.celery import app
 from matches import clocks, selectors, services, tasks
 from matches.models import Action, Match, Table
 from tests.matches.conftest import act, game_of, on_turn, start

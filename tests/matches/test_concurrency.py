@@ -8,12 +8,12 @@ import threading
 
 import pytest
 
-from club.errors import Conflict
 from matches import services
 from matches.errors import StaleTurn
 from matches.models import Action, Match, Table
 from tests import threads
 from tests.matches.conftest import game_of, on_turn, start
+from web.errors import Conflict
 
 REQUESTS = 20
 

@@ -10,9 +10,9 @@ import time
 import pytest
 from django.db import connection
 
-from club import live
 from matches.live import table_states, table_versions
 from tests.matches.conftest import act, game_of, on_turn, start
+from web import live
 
 
 def topic_of(match) -> str:

@@ -5,11 +5,11 @@ from decimal import Decimal
 import pytest
 
 from backgammon.game import Phase
-from club.errors import Conflict, Forbidden, Invalid
 from matches import selectors, services
 from matches.errors import IllegalPlay, NotYourTurn, StaleTurn
 from matches.models import Action, Match, Table
 from tests.matches.conftest import act, game_of, on_turn, play_out, start
+from web.errors import Conflict, Forbidden, Invalid
 
 pytestmark = pytest.mark.django_db
 

@@ -2,11 +2,11 @@
 
 import pytest
 
-from club.errors import Conflict
 from matches import services as matches_services
 from matches.models import Match
 from tournaments import services, tasks
 from tournaments.models import Pairing
+from web.errors import Conflict
 
 
 @pytest.fixture

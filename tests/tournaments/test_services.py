@@ -7,10 +7,10 @@ from decimal import Decimal
 import pytest
 
 from club import selectors as club_selectors
-from club.errors import Conflict, Invalid
 from club.models import Leg, MatchResult, SourceKind, Transaction
 from tournaments import selectors, services
 from tournaments.models import Entry, Pairing, Tournament
+from web.errors import Conflict, Invalid
 
 NAMES = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal"]
 

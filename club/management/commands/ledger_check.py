@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from club import money, selectors
 from club.models import Leg
-from club.progress import progress
+from web.progress import progress
 
 
 class Command(BaseCommand):

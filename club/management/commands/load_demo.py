@@ -15,8 +15,8 @@ from django.utils.module_loading import module_has_submodule
 from club import selectors, services
 from club.models import Account, MatchResult, RatingKind, SourceKind, Transaction
 from club.parties import CLUB
-from club.progress import progress
 from club.services import LegSpec
+from web.progress import progress
 
 # A few results of matches played on a real board: (winner, loser, length, days ago).
 # (winner, loser, length, days ago, the rating it moves)

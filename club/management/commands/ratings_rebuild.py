@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand
 
 from club import services
 from club.models import MatchResult
-from club.progress import progress
+from web.progress import progress
 
 
 class Command(BaseCommand):

@@ -9,9 +9,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from club.progress import progress
 from matches import selectors
 from matches.models import Table
+from web.progress import progress
 
 
 class Command(BaseCommand):

@@ -27,20 +27,20 @@ def service_commands(bind: str) -> dict[str, list[str]]:
     return {
         "web": [
             # Threads, not processes, hold the live channel's waiting requests (docs/live.md).
-            python, "-m", "gunicorn", "club.wsgi", "--bind", bind, "--workers", "2",
+            python, "-m", "gunicorn", "config.wsgi", "--bind", bind, "--workers", "2",
             "--worker-class", "gthread", "--threads", "512",
         ],
         "worker": [
-            python, "-m", "celery", "-A", "club", "worker", "--loglevel", "INFO",
+            python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
             "--concurrency", "1", "--hostname", "worker@%h",
         ],
         "clock": [
-            python, "-m", "celery", "-A", "club", "worker", "--loglevel", "INFO",
+            python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
             "--queues", settings.MATCHES_TIMEOUT_QUEUE or "celery", "--pool", "threads",
             "--concurrency", "8", "--hostname", "clock@%h",
         ],
         "beat": [
-            python, "-m", "celery", "-A", "club", "beat", "--loglevel", "INFO",
+            python, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO",
             "--schedule", settings.CELERY_BEAT_SCHEDULE_FILENAME,
         ],
     }  # fmt: skip

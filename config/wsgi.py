@@ -1,4 +1,4 @@
-"""WSGI entry point (gunicorn ``club.wsgi``)."""
+"""WSGI entry point (gunicorn ``config.wsgi``)."""
 
 import gc
 import os
@@ -6,7 +6,7 @@ import sys
 
 from django.core.wsgi import get_wsgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 application = get_wsgi_application()
 
 # Everything loaded so far (Django, the apps, their modules) lives as long as the worker:

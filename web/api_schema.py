@@ -1,13 +1,13 @@
 """The OpenAPI schema of ``/api/schema/``, generated so that it says what the server does.
 
 - Every operation documents the errors it can answer, each with the ``Error`` body
-  (``club.api_errors.ErrorOutput``): what DRF itself can answer for the view (400 for
+  (``web.api_errors.ErrorOutput``): what DRF itself can answer for the view (400 for
   input, 401 for authentication, 403 for permissions and CSRF, 404 for path parameters
   and pages) and what its services may raise, declared on the view as
   ``raises = (NotFound, ...)``. A new endpoint is born documented.
-- Request bodies (``club.api_base.InputSerializer``) say ``additionalProperties: false``:
+- Request bodies (``web.api_base.InputSerializer``) say ``additionalProperties: false``:
   the server refuses fields it does not know.
-- A path answered by ``club.api_base.Operations`` documents each method from its own
+- A path answered by ``web.api_base.Operations`` documents each method from its own
   view class.
 """
 
@@ -15,19 +15,15 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular import generators
-from drf_spectacular.extensions import (
-    OpenApiSerializerExtension,
-    OpenApiSerializerFieldExtension,
-)
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ComponentRegistry
 from rest_framework import permissions
 from rest_framework.authentication import SessionAuthentication
 
-from club import money
-from club.api_base import MoneyInputField, Operations, Page
-from club.api_errors import ErrorOutput
-from club.errors import ServiceError
+from web.api_base import Operations, Page
+from web.api_errors import ErrorOutput
+from web.errors import ServiceError
 
 ERROR_DESCRIPTIONS = {
     400: _("Malformed or invalid input; nothing was changed."),
@@ -93,7 +89,7 @@ class ClubAutoSchema(AutoSchema):
 class InputSerializerExtension(OpenApiSerializerExtension):
     """Request bodies refuse unknown fields: ``additionalProperties: false``."""
 
-    target_class = "club.api_base.InputSerializer"
+    target_class = "web.api_base.InputSerializer"
     match_subclasses = True
 
     def map_serializer(self, auto_schema: AutoSchema, direction: Any) -> dict[str, Any]:
@@ -102,23 +98,6 @@ class InputSerializerExtension(OpenApiSerializerExtension):
         )
         schema["additionalProperties"] = False
         return schema
-
-
-class MoneyInputFieldExtension(OpenApiSerializerFieldExtension):
-    """An amount sent to the club: its exact pattern, minimum and maximum."""
-
-    target_class = "club.api_base.MoneyInputField"
-
-    def map_serializer_field(self, auto_schema: AutoSchema, direction: Any) -> dict[str, Any]:
-        field: MoneyInputField = self.target
-        return {
-            "type": "string",
-            "format": "decimal",
-            "pattern": field.pattern,
-            "minimum": float(money.CENT),
-            "maximum": float(field.most),
-            "description": field.problem(),
-        }
 
 
 class EndpointEnumerator(generators.EndpointEnumerator):

@@ -13,7 +13,7 @@ import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from club.names import ID_SCHEMA, USERNAME_SCHEMA
+from web.names import ID_SCHEMA, USERNAME_SCHEMA
 
 # Django's generic classes (ModelAdmin[Player], ModelForm[...]) take type arguments.
 django_stubs_ext.monkeypatch()
@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_filters",
+    "web",
     "club",
     "matches",
     "chouette",
@@ -94,7 +95,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "club.logging.RequestLogMiddleware",
+    "web.logging.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -106,8 +107,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
-ROOT_URLCONF = "club.urls"
-WSGI_APPLICATION = "club.wsgi.application"
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
     {
@@ -120,7 +121,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                "club.context_processors.club",
+                "web.context_processors.club",
             ],
         },
     },
@@ -196,10 +197,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_PAGINATION_CLASS": "club.api_base.Page",
+    "DEFAULT_PAGINATION_CLASS": "web.api_base.Page",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "club.api_schema.ClubAutoSchema",
-    "EXCEPTION_HANDLER": "club.api_errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "web.api_schema.ClubAutoSchema",
+    "EXCEPTION_HANDLER": "web.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {
@@ -207,7 +208,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": _("Matches, chouettes, tournaments, the club ledger and ratings."),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
-    "DEFAULT_GENERATOR_CLASS": "club.api_schema.SchemaGenerator",
+    "DEFAULT_GENERATOR_CLASS": "web.api_schema.SchemaGenerator",
     # Request strings that may not be blank say so (minLength 1): the inputs are their
     # own serializers, so the schema can be exact.
     "ENFORCE_NON_BLANK_FIELDS": True,
@@ -234,13 +235,13 @@ SPECTACULAR_SETTINGS = {
 # workers): an entry dropped by one (a token's user changed) is gone for the others too.
 # A per-process memory cache could not say so. Django's file cache keeps to 300 entries
 # (then drops a third of them at random: a miss, read again from the database), checked
-# at most once a second (club/cache.py).
+# at most once a second (web/cache.py).
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
     if CACHE_URL
     else {
-        "BACKEND": "club.cache.FileCache",
+        "BACKEND": "web.cache.FileCache",
         "LOCATION": str(VAR_DIR / "cache"),
     }
 }
@@ -310,14 +311,14 @@ SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 X_FRAME_OPTIONS = "DENY"
 # Under /api/ a CSRF failure answers the API's JSON error, elsewhere Django's page.
-CSRF_FAILURE_VIEW = "club.api_errors.csrf_failure"
+CSRF_FAILURE_VIEW = "web.api_errors.csrf_failure"
 
 # One structured line per request and per task.
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"kv": {"()": "club.logging.KeyValueFormatter"}},
+    "formatters": {"kv": {"()": "web.logging.KeyValueFormatter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "kv"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {

@@ -6,7 +6,7 @@ from datetime import date
 
 from django.utils.translation import gettext as _
 
-from club.errors import Invalid
+from web.errors import Invalid
 
 ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 

@@ -4,9 +4,9 @@ import os
 
 from celery import Celery
 
-import club.logging  # noqa: F401  (connects the one-line-per-task log)
+import web.logging  # noqa: F401  (connects the one-line-per-task log)
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("club")
 app.config_from_object("django.conf:settings", namespace="CELERY")

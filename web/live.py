@@ -40,7 +40,7 @@ from django.db import connection
 from django.db.models import Field, Model
 from django.utils.translation import gettext as _
 
-from club.errors import Forbidden, NotFound
+from web.errors import Forbidden, NotFound
 
 log = logging.getLogger("club.live")
 

@@ -15,7 +15,7 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 
-from club.errors import ServiceError
+from web.errors import ServiceError
 
 _CODES: dict[type[exceptions.APIException], str] = {
     exceptions.ParseError: "malformed",

@@ -1,9 +1,8 @@
 """Reachability checks for ``/healthz``: the database and the Celery broker."""
 
+from celery import current_app
 from django.conf import settings
 from django.db import connection
-
-from club.celery import app
 
 
 def database_problem() -> str | None:
@@ -17,7 +16,7 @@ def database_problem() -> str | None:
 
 def broker_problem() -> str | None:
     try:
-        with app.connection_for_write(settings.CELERY_BROKER_URL) as conn:
+        with current_app.connection_for_write(settings.CELERY_BROKER_URL) as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
     except Exception as exc:
         return f"broker: {exc}"

@@ -2,16 +2,14 @@
 
 - ``InputSerializer``: the base of every request body: the declared fields only, each of
   the JSON type the schema says.
-- ``UsernameField``, ``MoneyInputField``, ``MoneyField``: the fields naming a player and
-  carrying money, with their limits in the schema; ``UsernameFilter`` and
-  ``choice_filter`` for lists.
+- ``UsernameField``: the field naming a player, with its pattern in the schema;
+  ``UsernameFilter`` and ``choice_filter`` for lists. (The fields carrying money are the
+  club's: ``club.api_money``.)
 - ``Page``: how every list is paged (the DRF default).
 - ``Operations``: one path answered by one view class per method.
 """
 
-import re
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
 from typing import Any
 
 from django.core.validators import RegexValidator
@@ -26,9 +24,8 @@ from rest_framework import exceptions, pagination, serializers
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from club import money
-from club.api_errors import error_body
-from club.names import USERNAME_PATTERN
+from web.api_errors import error_body
+from web.names import USERNAME_PATTERN
 
 # The JSON type each kind of field takes, as the schema says it: left alone, DRF would
 # also take 5 for "5", "yes" for true and 12.5 for "12.50". Most specific first.
@@ -111,43 +108,6 @@ def choice_filter(
     return Choice(choices=choices, label=label)
 
 
-class MoneyInputField(serializers.DecimalField):
-    """An amount sent to the club: a decimal string from 0.01 to ``most`` (a power of
-    ten) with at most two places, as ``money.amount_pattern`` spells it; the schema
-    carries the same pattern, with the minimum and maximum."""
-
-    def __init__(self, *, most: Decimal, **kwargs: Any) -> None:
-        self.most = most
-        self.pattern = money.amount_pattern(most=most)
-        super().__init__(
-            max_digits=money.LEG_DIGITS,
-            decimal_places=money.PLACES,
-            min_value=money.CENT,
-            max_value=most,
-            **kwargs,
-        )
-
-    def problem(self) -> str:
-        """What the amount must be, in the language of the request."""
-        return _(
-            'Must be an amount from 0.01 to %(most)s with at most two places, like "12.50".'
-        ) % {"most": self.most}
-
-    def to_internal_value(self, data: Any) -> Decimal:
-        if not isinstance(data, str) or not re.fullmatch(self.pattern, data):
-            raise serializers.ValidationError(self.problem())
-        value: Decimal = super().to_internal_value(data)
-        return value
-
-
-class MoneyField(serializers.DecimalField):
-    """An amount the club answers with: a decimal string with two places, as long as the
-    books make it (a balance is a sum of legs, so no fixed number of digits holds it)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(max_digits=None, decimal_places=money.PLACES, **kwargs)
-
-
 class Page(pagination.PageNumberPagination):
     """Every list: ``{"count", "next", "previous", "results"}``, 50 a page, ``?page=N``.
 
@@ -177,7 +137,7 @@ class Page(pagination.PageNumberPagination):
 class Operations:
     """One path answered by one view class per method, so that each operation keeps its
     own permissions and serializers: ``Operations(ResultListView, ResultCreateView)``.
-    ``club.api_schema`` documents each method from its own class."""
+    ``web.api_schema`` documents each method from its own class."""
 
     csrf_exempt = True  # each DRF view makes its own CSRF check
 

@@ -8,7 +8,7 @@ a stored game) always give the same class.
 
 from backgammon.game import Game, GameOptions
 from backgammon.games.acey_deucey import AceyDeuceyGame
-from backgammon.games.chouette import ChouetteGame
+from backgammon.games.chouette import TeamGame
 from backgammon.games.tavli import TavliGame
 from backgammon.tavli.rules import ACEY_DEUCEY
 
@@ -17,7 +17,7 @@ def game_class(options: GameOptions) -> type[Game]:
     """The class that plays a game under ``options``: a chouette's team game, a tavli
     game (acey-deucey's own), or backgammon's ``Game``."""
     if options.chouette is not None:
-        return ChouetteGame
+        return TeamGame
     rules = options.variant.rules
     if rules is None:
         return Game

@@ -116,7 +116,7 @@ class TeamState:
         )
 
 
-class ChouetteGame(Game):
+class TeamGame(Game):
     """A chouette game (``options.chouette``): ``team`` keeps the team's cube round, the
     offers waiting with the ``turn_no`` each was made at, and the resignations;
     ``awaiting`` says who must act, ``captain`` who moves for the team, ``outcomes`` how

@@ -10,7 +10,7 @@ import pytest
 from backgammon.game import Game, GameOptions, Opening
 from backgammon.games import game_class
 from backgammon.games.acey_deucey import AceyDeuceyGame
-from backgammon.games.chouette import ChouetteGame
+from backgammon.games.chouette import TeamGame
 from backgammon.games.tavli import TavliGame
 from backgammon.team import ChouetteRules, CubeMode
 from backgammon.variants import Variants
@@ -24,7 +24,7 @@ STORED_CLASS = {
     "plakoto": TavliGame,
     "gulbara": TavliGame,
     "acey-deucey": AceyDeuceyGame,
-    "chouette": ChouetteGame,
+    "chouette": TeamGame,
 }
 CHOUETTE = GameOptions(holders=("ann", "bob"), chouette=ChouetteRules(CubeMode.SINGLE))
 CLASSES = [
@@ -40,7 +40,7 @@ CLASSES = [
         GameOptions(variant=Variants.ACEY_DEUCEY.value.with_options({"exact_bear_off": True})),
         AceyDeuceyGame,
     ),
-    (CHOUETTE, ChouetteGame),
+    (CHOUETTE, TeamGame),
 ]
 
 

@@ -456,6 +456,15 @@ def action_from_dict(data: dict[str, Any]) -> Action:
 
 
 @dataclass(frozen=True, slots=True)
+class ResignedContract:
+    """A chouette contract settled by a resignation accepted: ``winner`` won ``value``."""
+
+    holder: Holder
+    winner: int
+    value: Result
+
+
+@dataclass(frozen=True, slots=True)
 class ContractOutcome:
     """How one contract ended (``Game.outcomes``), never read off a game-wide winner.
 

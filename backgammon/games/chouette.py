@@ -34,19 +34,11 @@ from backgammon.game import (
     Phase,
     RejectResign,
     Resign,
+    ResignedContract,
     Result,
     Take,
 )
 from backgammon.team import BOX, TEAM, check_same_action
-
-
-@dataclass(frozen=True, slots=True)
-class ResignedContract:
-    """A chouette contract settled by a resignation accepted: ``winner`` won ``value``."""
-
-    holder: Holder
-    winner: int
-    value: Result
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,13 +1,13 @@
 """A chouette's seating and money as plain values: order, rotation, points, settlement.
 
-How a chouette game is played (the cube round, each member's contract) is ``Game``'s
-business; this module is the arithmetic around the games (H1, H3, H6, H7, H12-H14): who
-sits where, what a finished game is worth to each player, where everyone sits next, and
-what each player pays or receives. A game played through ``Game`` comes here in the
-recorded form (``record_game``), so online and recorded games score alike. Every value
-is immutable; a refused call raises one of the exceptions of ``backgammon.errors`` and
-changes nothing. The choices the rule book leaves open are written down in
-``docs/chouette.md``.
+How a chouette game is played (the cube round, each member's contract) is the business
+of ``backgammon.games.chouette``; this module is the arithmetic around the games (H1, H3,
+H6, H7, H12-H14): who sits where, what a finished game is worth to each player, where
+everyone sits next, and what each player pays or receives. A game played through ``Game``
+comes here in the recorded form (``record_game``), so online and recorded games score
+alike. Every value is immutable; a refused call raises one of the exceptions of
+``backgammon.errors`` and changes nothing. The choices the rule book leaves open are
+written down in ``docs/chouette.md``.
 
 Players are opaque strings (usernames in the service).
 """

@@ -1,4 +1,4 @@
-"""One game of backgammon as an immutable state machine.
+"""One game of backgammon as an immutable state machine, and the values it is made of.
 
 Every action (``roll``, ``move_step``, ``double``, ``take``...) returns a new ``Game``;
 a refused action raises (``NotYourTurn``, ``IllegalPlay``, ``CubeNotAvailable``,
@@ -11,22 +11,25 @@ side 0's view; ``position_for(side)`` gives either side's. The core never asks w
 calling: the server checks that the requesting player is ``turn`` (in a chouette, where
 several may act at once, one of ``awaiting``).
 
+``Game`` plays backgammon in a match or a money game; each other variant family is a
+subclass in ``backgammon.games`` overriding the hooks where its rules differ, and
+``Game.start``, ``Game.replay`` and ``Game.from_dict`` give the class that plays the
+options (``backgammon.games.game_class``).
+
 A game carries one cube contract per stake holder (``GameOptions.holders``): one in a
 match or money game, one per team member in a chouette (``GameOptions.chouette``: the box
 is side 0, the team side 1, the holders the team in line order, captain first). Points
 are per contract, signed from side 0's view (positive: side 0 wins them): see
-``points_by_holder`` and ``outcomes``. How a chouette game runs (the team's cube round,
-answers per member, resignations per contract, the captain handing over) is told in
-docs/rules-core.md, "Chouette games".
+``points_by_holder`` and ``outcomes``.
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from itertools import takewhile
-from typing import Any, ClassVar, TypedDict
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypedDict
 
 from backgammon.cube import CubeContract, CubeState, Holder
 from backgammon.errors import CubeNotAvailable, GameOver, IllegalPlay, InvalidDice, NotYourTurn
@@ -40,16 +43,16 @@ from backgammon.moves import (
     legal_plays,
     legal_plays_for_dice,
 )
-from backgammon.notation import parse_play, play_from_text
+from backgammon.notation import play_from_text
 from backgammon.position import Position
-from backgammon.tavli import plays as tavli_plays
-from backgammon.tavli import turns as tavli_turns
-from backgammon.tavli.board import CHECKERS, Side, TavliBoard
+from backgammon.tavli.board import TavliBoard
 from backgammon.tavli.plays import TavliPlay
-from backgammon.tavli.rules import TavliRules, mother_outcome
 from backgammon.tavli.turns import Turn
-from backgammon.team import BOX, TEAM, Awaiting, ChouetteRules, check_same_action
+from backgammon.team import BOX, TEAM, Awaiting, ChouetteRules
 from backgammon.variants import STANDARD, Variant, Variants
+
+if TYPE_CHECKING:
+    from backgammon.games.chouette import TeamState
 
 Dice = tuple[int, int]
 # A board of either family: backgammon's ``Position``, or a tavli game's ``TavliBoard``;
@@ -99,7 +102,7 @@ class ForfeitReason(enum.Enum):
 TAVLI_RESULTS = frozenset({Result.MOTHER, Result.DRAW, Result.CHECKERS})
 _RESIGNABLE = (Result.SINGLE, Result.GAMMON, Result.BACKGAMMON)
 # The results that score the value in ``Game.resignation``, not the board's.
-_RESIGNED = (Result.RESIGNED, Result.FORFEIT)
+RESIGNED_RESULTS = (Result.RESIGNED, Result.FORFEIT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +225,26 @@ class Opening:
         if self.starter is not None:
             return self.starter
         return 0 if self.dice[0] > self.dice[1] else 1
+
+    def check_roll(self) -> None:
+        """Raise ``InvalidDice`` unless ``dice`` are a roll that can start a game: two
+        dice of 1..6, not a tie."""
+        _check_dice(self.dice)
+        if self.dice[0] == self.dice[1]:
+            raise InvalidDice("the opening roll that starts the game cannot be a tie")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe; ``from_dict`` gives back an equal opening."""
+        return {
+            "dice": list(self.dice),
+            "auto_doubles": self.auto_doubles,
+            **({"starter": self.starter} if self.starter is not None else {}),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Opening:
+        """The opening ``to_dict`` wrote."""
+        return cls((data["dice"][0], data["dice"][1]), data["auto_doubles"], data.get("starter"))
 
 
 # Actions: the history of a game, enough to replay it (``Game.replay``).
@@ -442,73 +465,6 @@ class ResignedContract:
 
 
 @dataclass(frozen=True, slots=True)
-class TeamState:
-    """What a chouette game keeps beyond its contracts (``Game.team``; None in a match).
-
-    - ``proposals``: one team cube (H4): the members who proposed the team's double this
-      turn; it goes to the box once every member still in the game has.
-    - ``answering``: the team's doubles the box is answering, in line order, each with
-      the cube value doubled (for H9).
-    - ``offered_at``: for each contract whose holder (or the box) owes an answer, the
-      ``turn_no`` the offer was made at: the answer carries it (API.md), so members
-      answering side by side do not make each other's answers stale.
-    - ``resign_to``: the box's resignation: the members who still owe it an answer; the
-      team's (the captain's, for the team): the contracts the box has still to answer.
-    - ``resigner``: the member whose resignation of their own contract the box answers.
-    - ``resigned``: the contracts settled by a resignation, in the order accepted.
-    """
-
-    proposals: tuple[Holder, ...] = ()
-    answering: tuple[tuple[Holder, int], ...] = ()
-    offered_at: tuple[tuple[Holder, int], ...] = ()
-    resign_to: tuple[Holder, ...] = ()
-    resigner: Holder | None = None
-    resigned: tuple[ResignedContract, ...] = ()
-
-    def resigned_by(self, holder: Holder) -> ResignedContract | None:
-        """How ``holder``'s contract was resigned, if it was."""
-        return next((r for r in self.resigned if r.holder == holder), None)
-
-    def offered(self, holders: Iterable[Holder], turn_no: int) -> TeamState:
-        """``holders`` owe an answer to an offer made at ``turn_no`` (theirs replaced)."""
-        holders = tuple(holders)
-        kept = tuple((h, at) for h, at in self.offered_at if h not in holders)
-        return replace(self, offered_at=(*kept, *((h, turn_no) for h in holders)))
-
-    def answered(self, holders: Iterable[Holder]) -> TeamState:
-        """The offers to ``holders`` answered."""
-        holders = tuple(holders)
-        return replace(self, offered_at=tuple(p for p in self.offered_at if p[0] not in holders))
-
-    def lapsed(self) -> TeamState:
-        """Nothing waits any more (the game ended at once): only the resignations stand."""
-        return TeamState(resigned=self.resigned)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe; ``from_dict`` gives back an equal state."""
-        return {
-            "proposals": list(self.proposals),
-            "answering": [list(pair) for pair in self.answering],
-            "offered_at": [list(pair) for pair in self.offered_at],
-            "resign_to": list(self.resign_to),
-            "resigner": self.resigner,
-            "resigned": [[r.holder, r.winner, r.value.value] for r in self.resigned],
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TeamState:
-        """The state ``to_dict`` wrote."""
-        return cls(
-            proposals=tuple(data["proposals"]),
-            answering=tuple((h, v) for h, v in data["answering"]),
-            offered_at=tuple((h, at) for h, at in data["offered_at"]),
-            resign_to=tuple(data["resign_to"]),
-            resigner=data["resigner"],
-            resigned=tuple(ResignedContract(h, w, Result(v)) for h, w, v in data["resigned"]),
-        )
-
-
-@dataclass(frozen=True, slots=True)
 class ContractOutcome:
     """How one contract ended (``Game.outcomes``), never read off a game-wide winner.
 
@@ -529,7 +485,7 @@ class ContractOutcome:
 
 
 class _Derived(TypedDict, total=False):
-    """What a ``Game`` works out from its fields on first use and keeps (a plain dict)."""
+    """What a game works out from its fields on first use and keeps (a plain dict)."""
 
     plays: Sequence[AnyPlay]
     results: frozenset[Board]
@@ -537,8 +493,8 @@ class _Derived(TypedDict, total=False):
 
 
 @dataclass(frozen=True)
-class Game:
-    """The state of one game; build it with ``start``, ``replay`` or ``from_dict``.
+class GameState:
+    """What one game is, and everything read off it; ``Game`` adds how it moves.
 
     Fields worth reading directly: ``options``, ``opening``, ``phase``, ``on_roll`` (the
     side whose turn it is: it rolls, moves, doubles, resigns), ``dice`` (rolled, while
@@ -546,16 +502,13 @@ class Game:
     accepted, or what a forfeit cost), ``winner``, ``result``, ``turn_no`` (1 at the
     start, one more after every action: the server's stale-turn check) and ``history``.
 
-    In the tavli games (``options.variant.rules``) the board is a ``TavliBoard``, there
-    is no cube, and ``stage`` is what is left of the turn (``tavli.turns.Turn``): the dice
-    of the stage being played (gul bara's run and acey-deucey's 1-2 have several) and
-    what follows it; ``dice`` stays the roll.
-
-    In a chouette (``options.chouette``) ``team`` keeps the team's cube round, the offers
-    waiting with the ``turn_no`` each was made at, and the resignations; ``awaiting``
-    says who must act, ``captain`` who moves for the team, ``outcomes`` how each
-    contract ended. ``doubled`` is the box's one double a turn; the team's members may
-    double in several rounds of one turn (H8).
+    Two fields only a variant sets (``None`` elsewhere): ``stage``, in the tavli games
+    (``backgammon.games.tavli``), what is left of the turn (``tavli.turns.Turn``): the
+    dice of the stage being played (gul bara's run and acey-deucey's 1-2 have several)
+    and what follows it, ``dice`` staying the roll; ``team``, in a chouette
+    (``backgammon.games.chouette``), the team's cube round, the offers waiting with the
+    ``turn_no`` each was made at, and the resignations. ``doubled`` is the side on
+    roll's one double a turn (a chouette's team may double in several rounds, H8).
     """
 
     options: GameOptions
@@ -578,101 +531,7 @@ class Game:
         default_factory=_Derived, init=False, repr=False, compare=False, hash=False
     )
 
-    # Building a game
-
-    @classmethod
-    def start(cls, options: GameOptions, opening: Opening | Sequence[Dice]) -> Game:
-        """A new game after its opening roll: the higher die's side to play both dice (O1).
-
-        ``opening`` is an ``Opening`` or the opening rolls, ties included
-        (``DiceStream.opening_roll()``); each tie doubles the cube up to
-        ``options.automatic_doubles`` times (O2), the cube staying in the centre.
-        """
-        if not isinstance(opening, Opening):
-            opening = Opening.from_rolls(opening, options)
-        rules = options.variant.rules
-        if rules is not None:
-            return cls._start_tavli(options, opening, rules)
-        if opening.starter is not None:
-            raise ValueError("only the tavli games start without an opening roll (TV2)")
-        _check_dice(opening.dice)
-        if opening.dice[0] == opening.dice[1]:
-            raise InvalidDice("the opening roll that starts the game cannot be a tie")
-        value = 1 << opening.auto_doubles
-        if opening.auto_doubles > options.automatic_doubles or (
-            options.cube_max is not None and value > options.cube_max
-        ):
-            raise ValueError(f"{opening.auto_doubles} automatic doubles are not allowed")
-        contracts = tuple(
-            CubeContract(holder=holder, value=value, max_value=options.cube_max)
-            for holder in options.holders
-        )
-        return cls(
-            options=options,
-            opening=opening,
-            board=options.variant.start(),
-            on_roll=opening.first,
-            phase=Phase.MOVE,
-            dice=(max(opening.dice), min(opening.dice)),
-            pending=(),
-            contracts=contracts,
-            team=None if options.chouette is None else TeamState(),
-        )
-
-    @classmethod
-    def replay(
-        cls, options: GameOptions, start: Opening | Sequence[Dice], actions: Iterable[Action]
-    ) -> Game:
-        """The game ``start`` and ``actions`` (a ``history``) lead to, every rule checked.
-
-        ``NoMove`` entries are not actions but the record of a roll that could not be
-        played; they are checked against what the rolls give.
-        """
-        actions = tuple(actions)
-        game = cls.start(options, start)
-        for action in actions:
-            if not isinstance(action, NoMove):
-                game = game.apply(action)
-        if game.history != actions:
-            raise IllegalPlay("the actions do not replay to that history (a NoMove is wrong)")
-        return game
-
-    def apply(self, action: Action) -> Game:
-        """The game after ``action`` (one of the history's dataclasses)."""
-        match action:
-            case Roll(dice=dice):
-                return self.roll(dice)
-            case MoveStep(origin=origin, die=die):
-                return self.move_step(origin, die)
-            case NameDouble(double=double):
-                return self.name_double(double)
-            case Undo():
-                return self.undo()
-            case Confirm():
-                return self.confirm()
-            case Move(steps=steps):
-                return self.play(steps)
-            case Double(holders=holders):
-                return self.double(holders)
-            case CloseRound():
-                return self.close_round()
-            case Take(holder=holder):
-                return self.take(holder)
-            case Pass(holder=holder):
-                return self.pass_(holder)
-            case Beaver(holder=holder):
-                return self.beaver(holder)
-            case Resign(value=value, holder=holder):
-                return self.resign(value, holder)
-            case AcceptResign(holder=holder):
-                return self.accept_resign(holder)
-            case RejectResign(holder=holder):
-                return self.reject_resign(holder)
-            case Forfeit(side=side, reason=reason):
-                return self.forfeit(side, reason)
-        raise TypeError(f"{action!r} is not an action a caller can apply")
-
-    # Reading the state
+    # The turn and the board
 
     @property
     def turn(self) -> int | None:
@@ -731,7 +590,9 @@ class Game:
     @property
     def awaiting_double(self) -> bool:
         """Acey-deucey: the 1-2 is played and the mover must name a double (AD4)."""
-        return self.phase is Phase.MOVE and self.stage is not None and self.stage.naming
+        return False
+
+    # The stakes
 
     def contract(self, holder: Holder) -> CubeContract:
         """The cube contract of ``holder``."""
@@ -748,9 +609,9 @@ class Game:
         return self.contracts[0]
 
     def in_play(self, holder: Holder) -> bool:
-        """``holder``'s contract is still played for: neither passed nor resigned."""
-        contract = self.contract(holder)
-        return contract.live and (self.team is None or self.team.resigned_by(holder) is None)
+        """``holder``'s contract is still played for: not passed (in a chouette, nor
+        resigned)."""
+        return self.contract(holder).live
 
     @property
     def live_holders(self) -> tuple[Holder, ...]:
@@ -767,9 +628,9 @@ class Game:
 
     @property
     def awaiting(self) -> Awaiting:
-        """Who must act now (API.md's ``awaiting``), the box being side 0 (see
-        ``Awaiting``). Members who may double in the team's cube round are not awaited:
-        the captain's roll ends the round."""
+        """Who must act now (API.md's ``awaiting``), side 0 standing for the box (see
+        ``Awaiting``). Members who may double in a chouette team's cube round are not
+        awaited: the captain's roll ends the round."""
         if self.phase is Phase.OVER:
             return Awaiting()
         if self.phase is Phase.TAKE_OR_PASS:
@@ -780,7 +641,7 @@ class Game:
         if self.phase is Phase.RESIGN_OFFERED:
             if self.on_roll == TEAM:
                 return Awaiting(box=True)
-            return Awaiting(members=self.team.resign_to if self.team else self.options.holders)
+            return Awaiting(members=self._answering_resignation())
         if self.on_roll == BOX:
             return Awaiting(box=True)
         captain = self.captain
@@ -790,17 +651,15 @@ class Game:
         """A chouette: the ``turn_no`` of the offer (double, beaver or resignation) that
         ``holder``'s contract waits to have answered, by the member or by the box; the
         answer carries it instead of the game's ``turn_no`` (API.md). ``None``: no offer
-        waits on it."""
-        pairs = dict(self.team.offered_at) if self.team is not None else {}
-        return pairs.get(holder)
+        waits on it (always, outside a chouette)."""
+        return None
 
     @property
     def doubles_to_send(self) -> tuple[Holder, ...]:
         """A chouette with multiple cubes: the members who doubled in the team's cube
-        round still open; the captain's roll sends them to the box (``close_round``)."""
-        if self.team is None or self.phase is not Phase.ROLL:
-            return ()
-        return tuple(c.holder for c in self.contracts if c.pending == TEAM)
+        round still open; the captain's roll sends them to the box (``close_round``).
+        Always empty outside a chouette."""
+        return ()
 
     def outcomes(self) -> dict[Holder, ContractOutcome]:
         """How each settled contract ended, in line order: a pass or a resignation as
@@ -825,41 +684,279 @@ class Game:
         total = sum(self.points_by_holder().values())
         return total if side == 0 else -total
 
+    # What a variant overrides to read its own board and stakes
+
+    def _stage_dice(self) -> tuple[int, ...]:
+        """The dice being played: the roll's (M1; a variant's turn may play others)."""
+        assert self.dice is not None
+        return dice_for_roll(*self.dice)
+
+    def _find_plays(self) -> Sequence[AnyPlay]:
+        """The legal plays of the turn (M5), from the mover's view."""
+        view = self._view(self.board)
+        assert isinstance(view, Position)
+        assert self.dice is not None
+        return legal_plays(view, self.dice)
+
+    def _walk_pending(self) -> tuple[tuple[Step, ...], Board]:
+        """The pending steps as ``Step`` values and the position they reach (mover's view)."""
+        position = self._view(self.board)
+        assert isinstance(position, Position)
+        steps = []
+        for s in self.pending:
+            destination = max(s.origin - s.die, OFF)
+            hit = destination != OFF and position.opponent[24 - destination] == 1
+            steps.append(Step(s.origin, destination, hit))
+            position = apply_step(position, s.origin, s.die)
+        return tuple(steps), position
+
+    def _step(
+        self, before: Board, origin: int, die: int, remaining: Sequence[int]
+    ) -> tuple[Board, Sequence[AnyPlay]]:
+        """The board one step reaches from ``before`` (mover's view), and the plays of
+        the ``remaining`` dice from there."""
+        assert isinstance(before, Position)
+        after = apply_step(before, origin, die)
+        return after, legal_plays_for_dice(after, remaining) if remaining else []
+
+    def _choose_play(self, dice: Dice, play: str | AnyPlay | Sequence[Step]) -> AnyPlay:
+        """The legal play that ``play`` (text, a play or steps) describes, or ``IllegalPlay``."""
+        view = self._view(self.board)
+        assert isinstance(view, Position)
+        if isinstance(play, str):
+            return play_from_text(view, dice, play)
+        steps = play.steps if isinstance(play, Play | TavliPlay) else play
+        return check_play(view, dice, tuple(steps))
+
+    def _check_ready_to_move(self) -> None:
+        """Raise unless the mover may move a checker now (backgammon: always, once rolled)."""
+
+    def _check_cube(self) -> None:
+        """Raise ``CubeNotAvailable`` when the game has no doubling cube at all."""
+
+    def _check_resignable(self, value: Result) -> None:
+        """Raise ``ValueError`` when ``value`` cannot be resigned in this game."""
+
+    def _pending_contract(self, holder: Holder | None) -> CubeContract:
+        """The contract of ``holder`` (None: the only one) whose double waits for an answer."""
+        if holder is None:
+            waiting = [c for c in self.contracts if c.pending is not None]
+            if len(waiting) != 1:
+                raise CubeNotAvailable("several doubles wait for an answer; name the cube")
+            return waiting[0]
+        contract = self.contract(holder)
+        if contract.pending is None:
+            raise CubeNotAvailable(f"no double waits for an answer on {holder!r}'s cube")
+        return contract
+
+    def _answering_resignation(self) -> tuple[Holder, ...]:
+        """The holders who owe an answer to the resignation side 0 offered."""
+        return self.options.holders
+
+    def _lost_on_board(self, side: int) -> Result:
+        """What ``side`` would lose if the game ended on this board (S1-S3)."""
+        assert isinstance(self.board, Position)
+        loser = self.board.player if side == 0 else self.board.opponent
+        return _result_on_board(loser, self.options.variant)
+
+    def _multiplier(self) -> int:
+        """What the game's ending multiplies each live contract's cube by (S1-S3)."""
+        return self._value_multiplier(
+            self.resignation if self.result in RESIGNED_RESULTS else self.result
+        )
+
+    def _value_multiplier(self, kind: Result | None) -> int:
+        """What a backgammon game won as ``kind`` multiplies the cube by (S1-S3)."""
+        if kind is Result.GAMMON:
+            return 2
+        if kind is Result.BACKGAMMON:
+            return self.options.backgammon_value
+        return 1
+
+    def _outcome(self, contract: CubeContract) -> ContractOutcome | None:
+        """How ``contract`` ended, or ``None`` while it is still played for."""
+        jacoby, holder, stake = self.options.jacoby, contract.holder, contract.value
+        if not contract.live:
+            assert contract.passer is not None
+            points = contract.points(None, 1, jacoby)
+            return ContractOutcome(holder, 1 - contract.passer, Result.PASSED, None, stake, points)
+        if self.result is None:
+            return None
+        value = self.resignation if self.result in RESIGNED_RESULTS else self.result
+        points = contract.points(self.winner, self._multiplier(), jacoby)
+        return ContractOutcome(holder, self.winner, self.result, value, stake, points)
+
+    # Internals
+
+    def _view(self, board: Board) -> Board:
+        """``board`` (side 0's view) from the side on roll's view."""
+        return board if self.on_roll == 0 else board.mirror()
+
+    def _plays(self) -> Sequence[AnyPlay]:
+        if "plays" not in self._cache:
+            self._cache["plays"] = self._find_plays()
+        return self._cache["plays"]
+
+    def _results(self) -> frozenset[Board]:
+        """The positions the legal plays reach: plays are told apart by them."""
+        if "results" not in self._cache:
+            self._cache["results"] = frozenset(p.result for p in self._plays())
+        return self._cache["results"]
+
+    def _walk(self) -> tuple[tuple[Step, ...], Board]:
+        if "walk" not in self._cache:
+            self._cache["walk"] = self._walk_pending()
+        return self._cache["walk"]
+
+    def _next(self, actions: list[Action], **changes: Any) -> Self:
+        """A copy with ``changes``, the actions recorded and ``turn_no`` advanced.
+
+        Copies the fields directly rather than through ``dataclasses.replace``: this is
+        the hot path of self-play and bots, and every field was checked on the way in.
+        """
+        game = object.__new__(type(self))
+        fields_ = game.__dict__
+        fields_.update(self.__dict__)
+        fields_.update(changes)
+        fields_["turn_no"] = self.turn_no + 1
+        fields_["history"] = (*self.history, *actions)
+        fields_["_cache"] = {}
+        return game
+
+    def _expect(self, phase: Phase, doing: str) -> None:
+        if self.phase is Phase.OVER:
+            raise GameOver("the game is over")
+        if self.phase is not phase:
+            raise NotYourTurn(f"cannot {doing} now: the game waits for {_WAITING[self.phase]}")
+
+    def _rolled(self, doing: str) -> Dice:
+        """The dice to play, once the game waits for a move; else ``GameOver`` or
+        ``NotYourTurn`` (a restored state can claim a move without dice)."""
+        self._expect(Phase.MOVE, doing)
+        if self.dice is None:
+            raise NotYourTurn(f"cannot {doing} now: no dice have been rolled")
+        return self.dice
+
+    def _why_not(self, dice: Sequence[int], die: int, usable: int) -> IllegalPlay:
+        """Why a step that cannot lead to a legal play of ``dice`` is refused (M5)."""
+        needed = max(len(p.dice_used) for p in self._plays())
+        if usable < needed:
+            if needed == 2 and dice[0] != dice[1]:
+                return IllegalPlay(
+                    "that leaves a die unplayable; both dice must be used",
+                    IllegalPlay.MUST_USE_BOTH,
+                )
+            return IllegalPlay(
+                f"that leaves dice unplayable; {needed} dice can be used",
+                IllegalPlay.MUST_USE_MORE,
+            )
+        if needed == 1 and die < max(dice):
+            return IllegalPlay(
+                "only one die can be played, so it must be the higher one",
+                IllegalPlay.HIGHER_DIE,
+            )
+        return IllegalPlay("that step does not lead to a legal play")
+
+    def _doubling(self, holders: Iterable[Holder], side: int) -> list[Holder]:
+        """The contracts of ``holders`` ``side`` may double now, in line order (H10;
+        in a match, the one contract)."""
+        named = list(dict.fromkeys(holders))
+        if not named:
+            raise CubeNotAvailable("name at least one cube to double")
+        for holder in named:
+            self._check_doubling(holder, side)
+        return [c.holder for c in self.contracts if c.holder in named]
+
+    def _check_doubling(self, holder: Holder, side: int) -> None:
+        """Raise ``CubeNotAvailable`` unless ``side`` may double ``holder``'s cube now."""
+        self.contract(holder).check_offer(side)
+
+
+class Game(GameState):
+    """One game as an immutable state machine; build it with ``start``, ``replay`` or
+    ``from_dict``, which give the class that plays the game's options
+    (``backgammon.games.game_class``): this one plays backgammon (standard, Nackgammon,
+    Hypergammon) in a match or a money game; the tavli games, acey-deucey and a
+    chouette's team are its subclasses, each overriding the hooks where its rules differ.
+    """
+
+    # Building a game
+
+    @classmethod
+    def start(cls, options: GameOptions, opening: Opening | Sequence[Dice]) -> Game:
+        """A new game after its opening roll: the higher die's side to play both dice (O1).
+
+        ``opening`` is an ``Opening`` or the opening rolls, ties included
+        (``DiceStream.opening_roll()``); each tie doubles the cube up to
+        ``options.automatic_doubles`` times (O2), the cube staying in the centre.
+        """
+        if not isinstance(opening, Opening):
+            opening = Opening.from_rolls(opening, options)
+        return _game_class(options)._start(options, opening)
+
+    @classmethod
+    def replay(
+        cls, options: GameOptions, start: Opening | Sequence[Dice], actions: Iterable[Action]
+    ) -> Game:
+        """The game ``start`` and ``actions`` (a ``history``) lead to, every rule checked.
+
+        ``NoMove`` entries are not actions but the record of a roll that could not be
+        played; they are checked against what the rolls give.
+        """
+        actions = tuple(actions)
+        game = cls.start(options, start)
+        for action in actions:
+            if not isinstance(action, NoMove):
+                game = game.apply(action)
+        if game.history != actions:
+            raise IllegalPlay("the actions do not replay to that history (a NoMove is wrong)")
+        return game
+
+    def apply(self, action: Action) -> Game:
+        """The game after ``action`` (one of the history's dataclasses)."""
+        match action:
+            case Roll(dice=dice):
+                return self.roll(dice)
+            case MoveStep(origin=origin, die=die):
+                return self.move_step(origin, die)
+            case NameDouble(double=double):
+                return self.name_double(double)
+            case Undo():
+                return self.undo()
+            case Confirm():
+                return self.confirm()
+            case Move(steps=steps):
+                return self.play(steps)
+            case Double(holders=holders):
+                return self.double(holders)
+            case CloseRound():
+                return self.close_round()
+            case Take(holder=holder):
+                return self.take(holder)
+            case Pass(holder=holder):
+                return self.pass_(holder)
+            case Beaver(holder=holder):
+                return self.beaver(holder)
+            case Resign(value=value, holder=holder):
+                return self.resign(value, holder)
+            case AcceptResign(holder=holder):
+                return self.accept_resign(holder)
+            case RejectResign(holder=holder):
+                return self.reject_resign(holder)
+            case Forfeit(side=side, reason=reason):
+                return self.forfeit(side, reason)
+        raise TypeError(f"{action!r} is not an action a caller can apply")
+
     # Turn actions
 
     def roll(self, dice: Dice) -> Game:
         """The side on roll rolls ``dice`` (from the server's dice stream).
 
         A roll that cannot be played at all passes the turn at once, recorded as
-        ``NoMove`` after the ``Roll`` (E2, E4). In a chouette the captain's roll ends the
-        team's cube round: doubles made in it must go to the box first
-        (``close_round``), and proposals of the team's double not yet unanimous lapse.
+        ``NoMove`` after the ``Roll`` (E2, E4).
         """
         self._expect(Phase.ROLL, "roll")
-        dice = _check_dice(tuple(dice))
-        if self.options.variant.rules is not None:
-            return self._roll_tavli(self.options.variant.rules, dice)
-        round_over: dict[str, Any] = {}
-        if self.team is not None:
-            if self.doubles_to_send:
-                raise NotYourTurn(
-                    "the team's doubles go to the box before the roll: send them first"
-                )
-            round_over["team"] = replace(self.team, proposals=())
-        view = self._view(self.board)
-        assert isinstance(view, Position)
-        plays = legal_plays(view, dice)
-        if not plays:
-            return self._next(
-                [Roll(dice), NoMove()],
-                on_roll=1 - self.on_roll,
-                dice=None,
-                doubled=False,
-                **round_over,
-            )
-        game = self._next([Roll(dice)], phase=Phase.MOVE, dice=dice, **round_over)
-        game._cache["plays"] = plays
-        return game
+        return self._roll(_check_dice(tuple(dice)))
 
     def move_step(self, origin: int, die: int) -> Game:
         """Move one checker from ``origin`` (25: the bar) with ``die``, not yet final (T3).
@@ -869,25 +966,15 @@ class Game:
         rules (M5) bind a play made step by step too.
         """
         self._rolled("move")
-        self._check_named()
+        self._check_ready_to_move()
         remaining = list(self.remaining_dice)
         if die not in remaining:
             raise IllegalPlay(
                 f"no {die} left to play (dice left: {remaining or 'none'})",
                 IllegalPlay.WRONG_DICE,
             )
-        before = self._walk()[1]
         remaining.remove(die)
-        rules = self.options.variant.rules
-        completions: Sequence[AnyPlay]
-        if isinstance(before, TavliBoard):
-            assert rules is not None
-            moved = tavli_plays.apply_step(rules, before, origin, die)[0]
-            completions = tavli_plays.stage_plays(rules, moved, remaining) if remaining else []
-            after: Board = moved
-        else:
-            after = apply_step(before, origin, die)
-            completions = legal_plays_for_dice(after, remaining) if remaining else []
+        after, completions = self._step(self._walk()[1], origin, die, remaining)
         reachable = {p.result for p in completions} or {after}
         if reachable.isdisjoint(self._results()):
             usable = 1 + max((len(p.dice_used) for p in completions), default=0)
@@ -897,7 +984,7 @@ class Game:
     def undo(self) -> Game:
         """Take back the last unconfirmed step (T3)."""
         self._expect(Phase.MOVE, "undo")
-        self._check_named()
+        self._check_ready_to_move()
         if not self.pending:
             raise IllegalPlay("there is no step to take back this turn")
         return self._next([Undo()], pending=self.pending[:-1])
@@ -905,7 +992,7 @@ class Game:
     def confirm(self) -> Game:
         """Make this turn's steps final ("pick up the dice", T3); then the other side rolls."""
         self._rolled("confirm")
-        self._check_named()
+        self._check_ready_to_move()
         position = self._walk()[1]
         if position not in self._results():
             left = max(len(p.dice_used) for p in self._plays()) - len(self.pending)
@@ -926,31 +1013,21 @@ class Game:
         the steps as played, in a legal order, so a transcript shows what was played.
         """
         dice = self._rolled("move")
-        self._check_named()
-        view = self._view(self.board)
+        self._check_ready_to_move()
         chosen: AnyPlay
         if isinstance(play, Play | TavliPlay) and any(play is legal for legal in self._plays()):
             chosen = play
-        elif isinstance(view, TavliBoard):
-            chosen = self._check_tavli(view, play)
-        elif isinstance(play, str):
-            chosen = play_from_text(view, dice, play)
         else:
-            steps = play.steps if isinstance(play, Play | TavliPlay) else play
-            chosen = check_play(view, dice, tuple(steps))
+            chosen = self._choose_play(dice, play)
         return self._end_turn(Move(tuple(chosen.steps)), chosen.result)
 
     def name_double(self, value: int) -> Game:
-        """Acey-deucey: name the double to play four times after the 1-2 (AD4). A double
-        that cannot be played at all is lost, and with it the new roll."""
+        """Acey-deucey: name the double to play four times after the 1-2 (AD4); refused
+        in every other game and turn."""
         self._expect(Phase.MOVE, "name a double")
-        if self.stage is None or not self.stage.naming:
-            raise IllegalPlay(
-                "a double is named only after playing a 1-2 in full (AD4)", IllegalPlay.NOT_LEGAL
-            )
-        stage = tavli_turns.name_double(self.stage, value)
-        assert isinstance(self.board, TavliBoard)
-        return self._tavli_stage([NameDouble(value)], self.on_roll, self.board, stage)
+        raise IllegalPlay(
+            "a double is named only after playing a 1-2 in full (AD4)", IllegalPlay.NOT_LEGAL
+        )
 
     # Cube actions
 
@@ -961,12 +1038,6 @@ class Game:
         Refused in the Crawford game (P2), once already doubled this turn, on a cube the
         opponent owns, and past the cube's maximum (C1). A side that cannot move may
         still double (C3).
-
-        In a chouette, on the box's turn: the box's one double a turn, to ``holders``
-        (default: every member it may double; with one team cube, every member still in
-        the game), each answering alone (H5, H8). On the team's turn: ``holders`` double
-        the box on their own cubes (multiple cubes, H8), or propose the team's double
-        (one cube, H4), in the team's cube round (see ``close_round``).
         """
         self._check_cube()
         if self.phase is Phase.MOVE:
@@ -976,85 +1047,31 @@ class Game:
             raise CubeNotAvailable("there is no doubling in the Crawford game")
         if not self.options.cube_allowed:
             raise CubeNotAvailable("the cube is not used in this game")
-        if self.team is not None and self.on_roll == TEAM:
-            return self._team_double(holders)
-        if self.doubled:
-            raise CubeNotAvailable("you have already doubled this turn")
-        side, live = self.on_roll, self.live_holders
-        if holders is None:
-            chosen = [h for h in live if self.contract(h).can_offer(side)]
-            if not chosen:
-                self.contract(live[0]).check_offer(side)
-                raise CubeNotAvailable("you have no cube you may double now")
-        else:
-            chosen = self._doubling(holders, side)
-        chouette, changes = self.options.chouette, {}
-        if chouette is not None and chouette.single and len(chosen) != len(live):
-            raise CubeNotAvailable(
-                "one team cube (H4): the box doubles every member still in the game"
-            )
-        if self.team is not None:
-            changes["team"] = self.team.offered(chosen, self.turn_no + 1)
-        contracts = tuple(c.offer(side) if c.holder in chosen else c for c in self.contracts)
-        return self._next(
-            [Double(tuple(chosen))],
-            phase=Phase.TAKE_OR_PASS,
-            contracts=contracts,
-            doubled=True,
-            **changes,
-        )
+        return self._offer_double(holders)
 
     def close_round(self) -> Game:
         """A chouette with multiple cubes: the captain ends the team's cube round (his
-        roll, API.md): the doubles its members made go to the box, which answers them
-        before the roll, in line order (H8, H9, H10)."""
+        roll, API.md); refused in every other game."""
         self._check_cube()
         self._expect(Phase.ROLL, "send the team's doubles")
-        if self.team is None or self.on_roll != TEAM:
-            raise NotYourTurn("only a chouette's team has a cube round, on its own turn")
-        if not self.doubles_to_send:
-            missing = [h for h in self.live_holders if h not in self.team.proposals]
-            raise CubeNotAvailable(
-                f"the team's double needs every member still in the game (H4): "
-                f"{', '.join(map(str, missing))} did not propose it"
-                if self.team.proposals
-                else "no double waits to go to the box: roll"
-            )
-        return self._send_team_doubles([CloseRound()], self.contracts, self.team)
+        return self._close_round()
 
     def take(self, holder: Holder | None = None) -> Game:
         """Accept the double (or the beaver) waiting on ``holder``'s contract (C4)."""
-        if self.team is not None:
-            return self._chouette_answer(Take, holder)
-        contract = self._pending_contract(holder)
-        return self._answered(Take(contract.holder), contract.take())
+        return self._answer_double(Take, holder)
 
     def pass_(self, holder: Holder | None = None) -> Game:
         """Refuse the double (or the beaver) waiting on ``holder``'s contract (C4)."""
-        if self.team is not None:
-            return self._chouette_answer(Pass, holder)
-        contract = self._pending_contract(holder)
-        return self._answered(Pass(contract.holder), contract.pass_())
+        return self._answer_double(Pass, holder)
 
     def beaver(self, holder: Holder | None = None) -> Game:
         """Take the double on ``holder``'s contract and redouble at once (C5, money only)."""
-        if self.team is not None:
-            return self._chouette_answer(Beaver, holder)
-        contract = self._pending_contract(holder)
-        if not self.options.beavers:
-            raise CubeNotAvailable("beavers are not allowed in this game")
-        return self._answered(Beaver(contract.holder), contract.beaver())
+        return self._answer_double(Beaver, holder)
 
-    # Resignation
+    # Resignation and forfeit
 
     def resign(self, value: Result | str, holder: Holder | None = None) -> Game:
-        """The side on roll offers to resign a single, gammon or backgammon (S4).
-
-        In a chouette the box offers it to every member still in the game, each
-        accepting or rejecting for their own contract. On the team's turn the team
-        offers it (``holder`` None: the captain, who moves for the team) for every
-        contract still in the game, the box answering each one; or a member
-        (``holder``) resigns their own contract only, and the box answers it."""
+        """The side on roll offers to resign a single, gammon or backgammon (S4)."""
         if self.phase is Phase.OVER:
             raise GameOver("the game is over")
         if self.phase not in (Phase.ROLL, Phase.MOVE):
@@ -1062,56 +1079,18 @@ class Game:
         value = Result(value)
         if value not in _RESIGNABLE:
             raise ValueError("resign a single, a gammon or a backgammon")
-        rules = self.options.variant.rules
-        if rules is not None:
-            view = self._view(self.board)
-            mine = view.mine if isinstance(view, TavliBoard) else None
-            if value is Result.BACKGAMMON or (rules.per_checker and value is not Result.SINGLE):
-                raise ValueError(
-                    "in acey-deucey resign the game (a single): you pay for every checker "
-                    "not borne off (AD7)"
-                    if rules.per_checker
-                    else "there is no backgammon in these games: resign 1 or 2 points (TV4)"
-                )
-            if value is Result.GAMMON and mine is not None and mine.borne_off:
-                raise ValueError("you have borne off a checker: resign for 1 point (TM3)")
-        if self.team is not None:
-            return self._chouette_resign(value, holder)
-        if holder is not None:
-            raise ValueError("only a chouette's team members resign a contract of their own")
-        return self._next([Resign(value)], phase=Phase.RESIGN_OFFERED, resignation=value)
+        self._check_resignable(value)
+        return self._offer_resignation(value, holder)
 
     def accept_resign(self, holder: Holder | None = None) -> Game:
-        """Accept the resignation on offer: the game ends at that value times the cube.
-
-        In a chouette: ``holder`` accepts the box's resignation for their own contract,
-        or the box accepts ``holder``'s; that contract is settled (S4)."""
+        """Accept the resignation on offer: the game ends at that value times the cube."""
         self._expect(Phase.RESIGN_OFFERED, "accept a resignation")
-        if self.team is not None:
-            return self._resign_answered(AcceptResign, holder)
-        if holder is not None:
-            raise ValueError("only in a chouette is a resignation answered per contract")
-        return self._next(
-            [AcceptResign()],
-            phase=Phase.OVER,
-            winner=1 - self.on_roll,
-            result=Result.RESIGNED,
-            dice=None,
-            pending=(),
-        )
+        return self._answer_resignation(AcceptResign, holder)
 
     def reject_resign(self, holder: Holder | None = None) -> Game:
-        """Refuse the resignation on offer: play goes on where it stopped (in a chouette,
-        once every member offered it has answered)."""
+        """Refuse the resignation on offer: play goes on where it stopped."""
         self._expect(Phase.RESIGN_OFFERED, "reject a resignation")
-        if self.team is not None:
-            return self._resign_answered(RejectResign, holder)
-        if holder is not None:
-            raise ValueError("only in a chouette is a resignation answered per contract")
-        phase = Phase.ROLL if self.dice is None else Phase.MOVE
-        return self._next([RejectResign()], phase=phase, resignation=None)
-
-    # Forfeit
+        return self._answer_resignation(RejectResign, holder)
 
     def forfeit(self, side: int, reason: ForfeitReason | str) -> Game:
         """``side`` loses on time or by leaving (``reason``), in whatever phase the game
@@ -1131,22 +1110,17 @@ class Game:
             reason = ForfeitReason(reason)
         except ValueError:
             raise ValueError(f"a forfeit is for timeout or abandoned, not {reason!r}") from None
-        if isinstance(self.board, TavliBoard):  # as resigned: 1 or 2 (TM3), AD7's count
-            borne_off = (self.board.mine if side == 0 else self.board.opponent).borne_off
-            on_board = Result.SINGLE if borne_off else Result.GAMMON
-        else:
-            loser = self.board.player if side == 0 else self.board.opponent
-            on_board = _result_on_board(loser, self.options.variant)
         return self._next(
             [Forfeit(side, reason)],
             phase=Phase.OVER,
             winner=1 - side,
             result=Result.FORFEIT,
-            resignation=Result.SINGLE if on_board is Result.SINGLE else Result.GAMMON,
+            resignation=Result.SINGLE
+            if self._lost_on_board(side) is Result.SINGLE
+            else Result.GAMMON,
             contracts=tuple(c.lapse() if c.pending is not None else c for c in self.contracts),
             dice=None,
             pending=(),
-            team=None if self.team is None else self.team.lapsed(),
         )
 
     def compact(self) -> Game:
@@ -1161,18 +1135,8 @@ class Game:
         with all its answers.)
         """
         actions = self.history
-        folded = (MoveStep, Undo, Confirm)
-        unaccepted: set[int] = set()  # each resignation nobody accepted, and its answers
-        for index, action in enumerate(actions):
-            if isinstance(action, Resign):
-                answers = list(
-                    takewhile(
-                        lambda a: isinstance(a, AcceptResign | RejectResign), actions[index + 1 :]
-                    )
-                )
-                if not any(isinstance(answer, AcceptResign) for answer in answers):
-                    unaccepted.update(range(index, index + 1 + len(answers)))
-        if not unaccepted and not any(isinstance(a, folded) for a in actions):
+        unaccepted = _unaccepted_resignations(actions)
+        if not unaccepted and not any(isinstance(a, MoveStep | Undo | Confirm) for a in actions):
             return self
         game = Game.start(self.options, self.opening)
         steps: list[MoveStep] = []
@@ -1205,18 +1169,8 @@ class Game:
         """A JSON-safe snapshot of the whole state, history included."""
         return {
             "options": self.options.to_dict(),
-            "opening": {
-                "dice": list(self.opening.dice),
-                "auto_doubles": self.opening.auto_doubles,
-                **({"starter": self.opening.starter} if self.opening.starter is not None else {}),
-            },
-            "board": (
-                {"tavli": [self.board.mine.to_dict(), self.board.opponent.to_dict()]}
-                if isinstance(self.board, TavliBoard)
-                else [list(self.board.player), list(self.board.opponent)]
-            ),
-            **({"stage": self.stage.to_dict()} if self.stage is not None else {}),
-            **({"team": self.team.to_dict()} if self.team is not None else {}),
+            "opening": self.opening.to_dict(),
+            **self._fields_to_dict(),
             "on_roll": self.on_roll,
             "phase": self.phase.value,
             "dice": None if self.dice is None else list(self.dice),
@@ -1232,25 +1186,13 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        """The game ``to_dict`` wrote (restored as stored, not replayed)."""
-        board: Board
-        if isinstance(data["board"], dict):
-            mine, theirs = data["board"]["tavli"]
-            board = TavliBoard(Side.from_dict(mine), Side.from_dict(theirs))
-        else:
-            player, opponent = data["board"]
-            board = Position(tuple(player), tuple(opponent))
-        opening = data["opening"]
-        return cls(
-            options=GameOptions.from_dict(data["options"]),
-            opening=Opening(
-                (opening["dice"][0], opening["dice"][1]),
-                opening["auto_doubles"],
-                opening.get("starter"),
-            ),
-            board=board,
-            stage=Turn.from_dict(data["stage"]) if "stage" in data else None,
-            team=TeamState.from_dict(data["team"]) if "team" in data else None,
+        """The game ``to_dict`` wrote (restored as stored, not replayed), of the class
+        that plays its options."""
+        options = GameOptions.from_dict(data["options"])
+        game_class = _game_class(options)
+        return game_class(
+            options=options,
+            opening=Opening.from_dict(data["opening"]),
             on_roll=data["on_roll"],
             phase=Phase(data["phase"]),
             dice=None if data["dice"] is None else tuple(data["dice"]),
@@ -1262,110 +1204,56 @@ class Game:
             result=None if data["result"] is None else Result(data["result"]),
             turn_no=data["turn_no"],
             history=tuple(action_from_dict(a) for a in data["history"]),
+            **game_class._fields_from_dict(data),
         )
 
-    # Internals
+    # The hooks a variant overrides where its rules differ (backgammon's rules here)
 
-    def _view(self, board: Board) -> Board:
-        """``board`` (side 0's view) from the side on roll's view."""
-        return board if self.on_roll == 0 else board.mirror()
+    @classmethod
+    def _start(cls, options: GameOptions, opening: Opening) -> Self:
+        """The game once ``opening`` is rolled (O1, O2)."""
+        if opening.starter is not None:
+            raise ValueError("only the tavli games start without an opening roll (TV2)")
+        opening.check_roll()
+        value = 1 << opening.auto_doubles
+        if opening.auto_doubles > options.automatic_doubles or (
+            options.cube_max is not None and value > options.cube_max
+        ):
+            raise ValueError(f"{opening.auto_doubles} automatic doubles are not allowed")
+        return cls(
+            options=options,
+            opening=opening,
+            board=options.variant.start(),
+            on_roll=opening.first,
+            phase=Phase.MOVE,
+            dice=(max(opening.dice), min(opening.dice)),
+            pending=(),
+            contracts=tuple(
+                CubeContract(holder=holder, value=value, max_value=options.cube_max)
+                for holder in options.holders
+            ),
+        )
 
-    def _next(self, actions: list[Action], **changes: Any) -> Game:
-        """A copy with ``changes``, the actions recorded and ``turn_no`` advanced.
-
-        Copies the fields directly rather than through ``dataclasses.replace``: this is
-        the hot path of self-play and bots, and every field was checked on the way in.
-        """
-        game = object.__new__(type(self))
-        fields_ = game.__dict__
-        fields_.update(self.__dict__)
-        fields_.update(changes)
-        fields_["turn_no"] = self.turn_no + 1
-        fields_["history"] = (*self.history, *actions)
-        fields_["_cache"] = {}
+    def _roll(self, dice: Dice, **changes: Any) -> Game:
+        """The game once the side on roll rolled ``dice`` (checked), with ``changes``."""
+        view = self._view(self.board)
+        assert isinstance(view, Position)
+        plays = legal_plays(view, dice)
+        if not plays:
+            return self._next(
+                [Roll(dice), NoMove()],
+                on_roll=1 - self.on_roll,
+                dice=None,
+                doubled=False,
+                **changes,
+            )
+        game = self._next([Roll(dice)], phase=Phase.MOVE, dice=dice, **changes)
+        game._cache["plays"] = plays
         return game
-
-    def _expect(self, phase: Phase, doing: str) -> None:
-        if self.phase is Phase.OVER:
-            raise GameOver("the game is over")
-        if self.phase is not phase:
-            raise NotYourTurn(f"cannot {doing} now: the game waits for {_WAITING[self.phase]}")
-
-    def _rolled(self, doing: str) -> Dice:
-        """The dice to play, once the game waits for a move; else ``GameOver`` or
-        ``NotYourTurn`` (a restored state can claim a move without dice)."""
-        self._expect(Phase.MOVE, doing)
-        if self.dice is None:
-            raise NotYourTurn(f"cannot {doing} now: no dice have been rolled")
-        return self.dice
-
-    def _plays(self) -> Sequence[AnyPlay]:
-        if "plays" not in self._cache:
-            view = self._view(self.board)
-            rules = self.options.variant.rules
-            if isinstance(view, TavliBoard):
-                assert rules is not None and self.stage is not None
-                naming = self.stage.naming
-                stage = [] if naming else tavli_plays.stage_plays(rules, view, self.stage.stage)
-                self._cache["plays"] = stage
-            else:
-                self._cache["plays"] = legal_plays(view, self._rolled("move"))
-        return self._cache["plays"]
-
-    def _results(self) -> frozenset[Board]:
-        """The positions the legal plays reach: plays are told apart by them."""
-        if "results" not in self._cache:
-            self._cache["results"] = frozenset(p.result for p in self._plays())
-        return self._cache["results"]
-
-    def _walk(self) -> tuple[tuple[Step, ...], Board]:
-        """The pending steps as ``Step`` values and the position they reach (mover's view)."""
-        if "walk" not in self._cache and isinstance(self.board, TavliBoard):
-            rules = self.options.variant.rules
-            assert rules is not None
-            board = self._view(self.board)
-            assert isinstance(board, TavliBoard)
-            taken = []
-            for pending in self.pending:
-                board, step = tavli_plays.apply_step(rules, board, pending.origin, pending.die)
-                taken.append(step)
-            self._cache["walk"] = (tuple(taken), board)
-        if "walk" not in self._cache:
-            position = self._view(self.board)
-            assert isinstance(position, Position)
-            steps = []
-            for s in self.pending:
-                destination = max(s.origin - s.die, OFF)
-                hit = destination != OFF and position.opponent[24 - destination] == 1
-                steps.append(Step(s.origin, destination, hit))
-                position = apply_step(position, s.origin, s.die)
-            self._cache["walk"] = (tuple(steps), position)
-        return self._cache["walk"]
-
-    def _why_not(self, dice: Sequence[int], die: int, usable: int) -> IllegalPlay:
-        """Why a step that cannot lead to a legal play of ``dice`` is refused (M5)."""
-        needed = max(len(p.dice_used) for p in self._plays())
-        if usable < needed:
-            if needed == 2 and dice[0] != dice[1]:
-                return IllegalPlay(
-                    "that leaves a die unplayable; both dice must be used",
-                    IllegalPlay.MUST_USE_BOTH,
-                )
-            return IllegalPlay(
-                f"that leaves dice unplayable; {needed} dice can be used",
-                IllegalPlay.MUST_USE_MORE,
-            )
-        if needed == 1 and die < max(dice):
-            return IllegalPlay(
-                "only one die can be played, so it must be the higher one",
-                IllegalPlay.HIGHER_DIE,
-            )
-        return IllegalPlay("that step does not lead to a legal play")
 
     def _end_turn(self, action: Action, position: Board) -> Game:
         """After a final play: the game is won, or the other side is on roll."""
-        if isinstance(position, TavliBoard):
-            return self._end_tavli_stage(action, position)
+        assert isinstance(position, Position)
         board = position if self.on_roll == 0 else position.mirror()
         if sum(position.player) == 0:
             return self._next(
@@ -1387,25 +1275,49 @@ class Game:
             doubled=False,
         )
 
-    def _pending_contract(self, holder: Holder | None) -> CubeContract:
+    def _offer_double(self, holders: Iterable[Holder] | None) -> Game:
+        """The side on roll's double on ``holders`` (None: every cube it may double)."""
+        if self.doubled:
+            raise CubeNotAvailable("you have already doubled this turn")
+        side, live = self.on_roll, self.live_holders
+        if holders is None:
+            chosen = [h for h in live if self.contract(h).can_offer(side)]
+            if not chosen:
+                self.contract(live[0]).check_offer(side)
+                raise CubeNotAvailable("you have no cube you may double now")
+        else:
+            chosen = self._doubling(holders, side)
+        return self._doubled(chosen)
+
+    def _doubled(self, chosen: Sequence[Holder], **changes: Any) -> Game:
+        """The game once the side on roll doubled the contracts of ``chosen``."""
+        contracts = tuple(
+            c.offer(self.on_roll) if c.holder in chosen else c for c in self.contracts
+        )
+        return self._next(
+            [Double(tuple(chosen))],
+            phase=Phase.TAKE_OR_PASS,
+            contracts=contracts,
+            doubled=True,
+            **changes,
+        )
+
+    def _close_round(self) -> Game:
+        raise NotYourTurn("only a chouette's team has a cube round, on its own turn")
+
+    def _answer_double(self, kind: type[Take | Pass | Beaver], holder: Holder | None) -> Game:
+        """``holder``'s contract answers the double waiting on it (None: the only one)."""
         self._check_cube()
         if self.phase is Phase.OVER:
             raise GameOver("the game is over")
         if self.phase is not Phase.TAKE_OR_PASS:
             raise NotYourTurn("there is no double to answer")
-        if holder is None:
-            waiting = [c for c in self.contracts if c.pending is not None]
-            if len(waiting) != 1:
-                raise CubeNotAvailable("several doubles wait for an answer; name the cube")
-            return waiting[0]
-        contract = self.contract(holder)
-        if contract.pending is None:
-            raise CubeNotAvailable(f"no double waits for an answer on {holder!r}'s cube")
-        return contract
-
-    def _answered(self, action: Action, answered: CubeContract) -> Game:
-        """The game once one contract is answered: still waiting, over, or the doubler rolls."""
+        contract = self._pending_contract(holder)
+        if kind is Beaver and not self.options.beavers:
+            raise CubeNotAvailable("beavers are not allowed in this game")
+        answered = CUBE_ANSWERS[kind](contract)
         contracts = tuple(answered if c.holder == answered.holder else c for c in self.contracts)
+        action = kind(contract.holder)
         if any(c.pending is not None for c in contracts):
             return self._next([action], contracts=contracts)
         # Every contract passed, this one last: the side that passed it loses the game.
@@ -1419,408 +1331,37 @@ class Game:
             )
         return self._next([action], contracts=contracts, phase=Phase.ROLL)
 
-    def _multiplier(self) -> int:
-        kind = self.resignation if self.result in _RESIGNED else self.result
-        rules = self.options.variant.rules
-        if rules is not None and isinstance(self.board, TavliBoard):
-            if self.winner is None:
-                return 0  # not over, or drawn (PL5)
-            loser = self.board.mine if self.winner == 1 else self.board.opponent
-            if kind is Result.MOTHER:
-                return 2  # PL5
-            if self.result in _RESIGNED and not rules.per_checker:
-                return 2 if kind is Result.GAMMON else 1  # TM3
-            return rules.score(loser)  # TV4, AD7
-        return self._value_multiplier(kind)
+    def _offer_resignation(self, value: Result, holder: Holder | None) -> Game:
+        if holder is not None:
+            raise ValueError("only a chouette's team members resign a contract of their own")
+        return self._next([Resign(value)], phase=Phase.RESIGN_OFFERED, resignation=value)
 
-    def _value_multiplier(self, kind: Result | None) -> int:
-        """What a backgammon game won as ``kind`` multiplies the cube by (S1-S3)."""
-        if kind is Result.GAMMON:
-            return 2
-        if kind is Result.BACKGAMMON:
-            return self.options.backgammon_value
-        return 1
-
-    def _outcome(self, contract: CubeContract) -> ContractOutcome | None:
-        """How ``contract`` ended, or ``None`` while it is still played for."""
-        jacoby, holder, stake = self.options.jacoby, contract.holder, contract.value
-        if not contract.live:
-            assert contract.passer is not None
-            points = contract.points(None, 1, jacoby)
-            return ContractOutcome(holder, 1 - contract.passer, Result.PASSED, None, stake, points)
-        resigned = None if self.team is None else self.team.resigned_by(holder)
-        if resigned is not None:
-            multiplier = self._value_multiplier(resigned.value)
-            points = contract.points(resigned.winner, multiplier, jacoby)
-            return ContractOutcome(
-                holder, resigned.winner, Result.RESIGNED, resigned.value, stake, points
-            )
-        if self.result is None:
-            return None
-        value = self.resignation if self.result in _RESIGNED else self.result
-        points = contract.points(self.winner, self._multiplier(), jacoby)
-        return ContractOutcome(holder, self.winner, self.result, value, stake, points)
-
-    # A chouette's team (RULES.md H4-H10; docs/rules-core.md, "Chouette games")
-
-    def _team_double(self, holders: Iterable[Holder] | None) -> Game:
-        """Members double in the team's cube round: each on their own cube (H8), the
-        round's doubles going to the box when the captain rolls or when nobody else
-        could double; or each proposes the team's double, which goes to the box once
-        every member still in the game has (H4)."""
-        assert self.team is not None and self.options.chouette is not None
-        team, live = self.team, self.live_holders
-        if self.options.chouette.single:
-            if holders is None:
-                self.contract(live[0]).check_offer(TEAM)
-                chosen = [h for h in live if h not in team.proposals]
-            else:
-                chosen = self._doubling(holders, TEAM)
-                again = [str(h) for h in chosen if h in team.proposals]
-                if again:
-                    raise CubeNotAvailable(f"{', '.join(again)} already proposed the double")
-            team = replace(team, proposals=(*team.proposals, *chosen))
-            if any(h not in team.proposals for h in live):
-                return self._next([Double(tuple(chosen))], team=team)
-            contracts = tuple(c.offer(TEAM) if c.holder in live else c for c in self.contracts)
-            return self._send_team_doubles([Double(tuple(chosen))], contracts, team)
-        if holders is None:
-            chosen = [h for h in live if self.contract(h).can_offer(TEAM)]
-            if not chosen:
-                raise CubeNotAvailable("no member of the team may double now")
-        else:
-            chosen = self._doubling(holders, TEAM)
-        contracts = tuple(c.offer(TEAM) if c.holder in chosen else c for c in self.contracts)
-        if any(c.can_offer(TEAM) for c in contracts if c.holder in live):
-            return self._next([Double(tuple(chosen))], contracts=contracts)
-        return self._send_team_doubles([Double(tuple(chosen))], contracts, team)
-
-    def _doubling(self, holders: Iterable[Holder], side: int) -> list[Holder]:
-        """The contracts of ``holders`` ``side`` may double now, in line order (H10;
-        in a match, the one contract)."""
-        named = list(dict.fromkeys(holders))
-        if not named:
-            raise CubeNotAvailable("name at least one cube to double")
-        for holder in named:
-            contract = self.contract(holder)
-            if contract.live and not self.in_play(holder):
-                raise CubeNotAvailable(f"{holder} resigned: that cube is out of this game")
-            if side == TEAM and contract.pending == TEAM:
-                raise CubeNotAvailable(f"{holder} has already doubled in this cube round")
-            contract.check_offer(side)
-        return [c.holder for c in self.contracts if c.holder in named]
-
-    def _send_team_doubles(
-        self, actions: list[Action], contracts: tuple[CubeContract, ...], team: TeamState
-    ) -> Game:
-        """The team's doubles (``contracts`` offered by the team) go to the box."""
-        doubles = tuple((c.holder, c.value) for c in contracts if c.pending == TEAM)
-        team = replace(team, proposals=(), answering=doubles)
-        return self._next(
-            actions,
-            phase=Phase.TAKE_OR_PASS,
-            contracts=contracts,
-            team=team.offered([holder for holder, _ in doubles], self.turn_no + 1),
-        )
-
-    def _chouette_answer(self, kind: type[Take | Pass | Beaver], holder: Holder | None) -> Game:
-        """A member answers the box's double (or beaver) on their own cube (H5); or the
-        box answers the team's doubles, one cube at a time in line order (H8, H10, H9
-        when on), the team's one cube at once (H4). ``holder`` ``None``: the box
-        answering the next in line."""
-        assert self.team is not None and self.options.chouette is not None
-        if self.phase is Phase.OVER:
-            raise GameOver("the game is over")
-        if self.phase is not Phase.TAKE_OR_PASS:
-            raise NotYourTurn("there is no double to answer")
-        due = [c for c in self.contracts if c.pending == TEAM]
-        if holder is None and not due:
-            raise CubeNotAvailable("the box owes no answer: name the member who answers")
-        contract = due[0] if holder is None else self.contract(holder)
-        if contract.pending is None:
-            raise CubeNotAvailable(f"no double waits for an answer on {holder!r}'s cube")
-        single = self.options.chouette.single
-        if kind is Beaver:
-            if not self.options.beavers:
-                raise CubeNotAvailable("beavers are not allowed in this game")
-            if single and contract.pending == BOX:
-                raise CubeNotAvailable(
-                    "one team cube (H4): a member takes or passes; a beaver would split it"
-                )
-        answered = [contract]
-        if contract.pending == TEAM and single:
-            answered = due
-        elif contract.pending == TEAM:
-            if contract.holder != due[0].holder:
-                raise CubeNotAvailable(
-                    f"the box answers the team's doubles in line order (H10): "
-                    f"{due[0].holder}'s first"
-                )
-            if self.options.chouette.same_action and not contract.beavered:
-                self._check_same_action(contract.holder, took=kind is not Pass)
-        answer = {Take: CubeContract.take, Pass: CubeContract.pass_, Beaver: CubeContract.beaver}
-        updated = {c.holder: answer[kind](c) for c in answered}
-        contracts = tuple(updated.get(c.holder, c) for c in self.contracts)
-        team = self.team.answered(updated)
-        team = team.offered(
-            [h for h, c in updated.items() if c.pending is not None], self.turn_no + 1
-        )
-        action = kind(answered[0].holder)
-        if any(c.pending is not None for c in contracts):
-            return self._next([action], contracts=contracts, team=team)
-        return self._team_settled(action, contracts, replace(team, answering=()))
-
-    def _check_same_action(self, holder: Holder, took: bool) -> None:
-        """H9 on the set of team doubles the box is answering."""
-        assert self.team is not None
-        answers = {}
-        for answered, _ in self.team.answering:
-            contract = self.contract(answered)
-            if contract.pending != TEAM:
-                answers[answered] = contract.state is CubeState.LIVE or contract.passer != BOX
-        check_same_action(self.team.answering, answers, holder, took)
-
-    def _chouette_resign(self, value: Result, holder: Holder | None) -> Game:
-        """The box offers ``value`` to every member still in the game; or a member
-        (``holder``) offers their own contract to the box."""
-        assert self.team is not None
-        team = self.team
-        if self.on_roll == BOX:
-            if holder is not None:
-                raise ValueError("the box resigns to every member still in the game")
-            live = self.live_holders
-            team = replace(team, resign_to=live).offered(live, self.turn_no + 1)
-        else:
-            if holder is not None and not self.in_play(holder):
-                raise NotYourTurn(f"{holder} is out of this game: there is nothing to resign")
-            if team.proposals or self.doubles_to_send:
-                raise NotYourTurn("the team's cube round is open: resign after the roll")
-            if holder is None:  # the captain, for the team: every contract still in play
-                live = self.live_holders
-                team = replace(team, resign_to=live).offered(live, self.turn_no + 1)
-            else:
-                team = replace(team, resigner=holder).offered([holder], self.turn_no + 1)
-        return self._next(
-            [Resign(value, holder)], phase=Phase.RESIGN_OFFERED, resignation=value, team=team
-        )
-
-    def _resign_answered(
+    def _answer_resignation(
         self, kind: type[AcceptResign | RejectResign], holder: Holder | None
     ) -> Game:
-        """``holder`` answers the box's resignation for their own contract, or the box
-        answers the member's, or the team's for ``holder``'s contract (None: the next in
-        line); an accepted one settles that contract (S4)."""
-        assert self.team is not None and self.resignation is not None
-        team = self.team
-        if self.on_roll == BOX:
-            if holder is None and len(team.resign_to) == 1:
-                holder = team.resign_to[0]
-            if holder is None or holder not in team.resign_to:
-                raise NotYourTurn(
-                    f"{holder!r} owes no answer to the box's resignation"
-                    if holder is not None
-                    else "name the member who answers the box's resignation"
-                )
-            winner = TEAM
-            team = replace(team, resign_to=tuple(h for h in team.resign_to if h != holder))
-        elif team.resigner is None:  # the team's resignation: the box answers each contract
-            holder = team.resign_to[0] if holder is None else holder
-            if holder not in team.resign_to:
-                raise NotYourTurn(f"{holder!r} has no contract in the team's resignation")
-            winner = BOX
-            team = replace(team, resign_to=tuple(h for h in team.resign_to if h != holder))
-        else:
-            if holder is not None and holder != team.resigner:
-                raise NotYourTurn(f"the box answers {team.resigner}'s resignation, not {holder}'s")
-            holder, winner = team.resigner, BOX
-            assert holder is not None
-            team = replace(team, resigner=None)
-        team = team.answered([holder])
+        if holder is not None:
+            raise ValueError("only in a chouette is a resignation answered per contract")
         if kind is AcceptResign:
-            settled = ResignedContract(holder, winner, self.resignation)
-            team = replace(team, resigned=(*team.resigned, settled))
-        action = kind(holder)
-        if team.resign_to:
-            return self._next([action], team=team)
-        play_on = Phase.ROLL if self.dice is None else Phase.MOVE
-        return self._team_settled(action, self.contracts, team, play_on, resignation=None)
+            return self._next(
+                [AcceptResign()],
+                phase=Phase.OVER,
+                winner=1 - self.on_roll,
+                result=Result.RESIGNED,
+                dice=None,
+                pending=(),
+            )
+        phase = Phase.ROLL if self.dice is None else Phase.MOVE
+        return self._next([RejectResign()], phase=phase, resignation=None)
 
-    def _team_settled(
-        self,
-        action: Action,
-        contracts: tuple[CubeContract, ...],
-        team: TeamState,
-        play_on: Phase = Phase.ROLL,
-        **changes: Any,
-    ) -> Game:
-        """Once nothing waits: play goes on (``play_on``) while a contract is still
-        played for; once none is, the game is over, each contract with its outcome."""
-        if any(c.live and team.resigned_by(c.holder) is None for c in contracts):
-            return self._next([action], contracts=contracts, team=team, phase=play_on, **changes)
-        return self._next(
-            [action],
-            contracts=contracts,
-            team=team,
-            phase=Phase.OVER,
-            winner=None,
-            result=Result.SETTLED,
-            dice=None,
-            pending=(),
-            **changes,
-        )
-
-    # The tavli games (RULES.md TV, PO, PL, FV, GB, AD)
+    def _fields_to_dict(self) -> dict[str, Any]:
+        """The board and the variant's own fields, JSON-safe (``_fields_from_dict``)."""
+        assert isinstance(self.board, Position)
+        return {"board": [list(self.board.player), list(self.board.opponent)]}
 
     @classmethod
-    def _start_tavli(cls, options: GameOptions, opening: Opening, rules: TavliRules) -> Game:
-        """TV2: the side with the higher die (or the winner of the game before) starts and
-        rolls both dice afresh. No cube (TV1): each holder's contract stays at 1."""
-        if opening.starter is None:
-            _check_dice(opening.dice)
-            if opening.dice[0] == opening.dice[1]:
-                raise InvalidDice("the opening roll that starts the game cannot be a tie")
-        if opening.auto_doubles:
-            raise ValueError(f"there is no cube in {rules.title} (TV1)")
-        return cls(
-            options=options,
-            opening=opening,
-            board=rules.start_board(),
-            on_roll=opening.first,
-            phase=Phase.ROLL,
-            dice=None,
-            pending=(),
-            contracts=tuple(CubeContract(holder=h, value=1, max_value=1) for h in options.holders),
-        )
-
-    def _stage_dice(self) -> tuple[int, ...]:
-        """The dice being played: the roll's (M1), or the tavli stage's."""
-        if self.stage is not None:
-            return self.stage.stage
-        assert self.dice is not None
-        return dice_for_roll(*self.dice)
-
-    def _check_cube(self) -> None:
-        rules = self.options.variant.rules
-        if rules is not None:
-            raise CubeNotAvailable(
-                f"there is no doubling cube in {rules.title} ({'AD7' if rules.one_two else 'TV1'})"
-            )
-
-    def _check_named(self) -> None:
-        if self.awaiting_double:
-            raise IllegalPlay(
-                "you played the 1-2: name the double you will play four times first (AD4)",
-                IllegalPlay.DOUBLE_NOT_NAMED,
-            )
-
-    def _roll_tavli(self, rules: TavliRules, dice: Dice) -> Game:
-        """The side on roll rolls: its roll number counts (GB2), and the roll gives its
-        turn's first stage (``tavli.turns.turn_for_roll``)."""
-        board = self.board
-        assert isinstance(board, TavliBoard)
-        if rules.counts_rolls:
-            if self.on_roll == 0:
-                board = TavliBoard(board.mine._replace(roll=board.mine.roll + 1), board.opponent)
-            else:
-                board = TavliBoard(
-                    board.mine, board.opponent._replace(roll=board.opponent.roll + 1)
-                )
-        view = board if self.on_roll == 0 else board.mirror()
-        stage = tavli_turns.turn_for_roll(rules, view.mine.roll, dice)
-        return self._tavli_stage([Roll(dice)], self.on_roll, board, stage, dice)
-
-    def _tavli_stage(
-        self,
-        actions: list[Action],
-        side: int,
-        board: TavliBoard,
-        stage: Turn,
-        dice: Dice | None = None,
-    ) -> Game:
-        """The game once ``side`` is to play ``stage`` on ``board`` (side 0's view): it
-        waits for the move, or, when no die of the stage can be played, what follows
-        happens at once (recorded as ``NoMove``): the rest passes (GB3), or the turn ends."""
-        rules = self.options.variant.rules
-        assert rules is not None
-        dice = dice or self.dice
-        while True:
-            plays: list[TavliPlay] = []
-            if not stage.naming:
-                view = board if side == 0 else board.mirror()
-                plays = tavli_plays.stage_plays(rules, view, stage.stage)
-            if plays or stage.naming:
-                game = self._next(
-                    actions, board=board, on_roll=side, phase=Phase.MOVE, dice=dice, stage=stage,
-                    pending=(),
-                )  # fmt: skip
-                game._cache["plays"] = plays
-                return game
-            actions = [*actions, NoMove()]
-            following = tavli_turns.after_stage(rules, stage, 0)
-            if following.passed is None:
-                return self._next(
-                    actions,
-                    board=board,
-                    on_roll=side if following.roll_again else 1 - side,
-                    phase=Phase.ROLL,
-                    dice=None,
-                    stage=None,
-                    pending=(),
-                )
-            side, stage = 1 - side, following.passed
-
-    def _check_tavli(self, view: TavliBoard, play: str | AnyPlay | Sequence[Step]) -> TavliPlay:
-        """The legal play of the stage that ``play`` (text or steps) describes."""
-        rules = self.options.variant.rules
-        assert rules is not None and self.stage is not None
-        if isinstance(play, str):
-            segments = parse_play(play)
-        else:
-            steps = play.steps if isinstance(play, Play | TavliPlay) else play
-            segments = [(int(step[0]), int(step[1])) for step in steps]
-        legal = [p for p in self._plays() if isinstance(p, TavliPlay)]
-        return tavli_plays.check_play(rules, view, self.stage.stage, segments, legal)
-
-    def _end_tavli_stage(self, action: Action, result: TavliBoard) -> Game:
-        """After a stage is played: the game is won (F7, TV4, AD7), lost or drawn by the
-        mother (PL5), or the turn goes on, passes its rest (GB3) or ends."""
-        rules = self.options.variant.rules
-        assert rules is not None and self.stage is not None
-        side = self.on_roll
-        board = result if side == 0 else result.mirror()
-        start = self._view(self.board)
-        assert isinstance(start, TavliBoard)
-        over = {"phase": Phase.OVER, "dice": None, "pending": (), "stage": None, "board": board}
-        if result.mine.borne_off == CHECKERS:
-            won = (
-                Result.CHECKERS
-                if rules.per_checker
-                else Result.SINGLE
-                if result.opponent.borne_off
-                else Result.GAMMON
-            )
-            return self._next([action], winner=side, result=won, **over)
-        if rules.mother:
-            outcome = mother_outcome(start, result)
-            if outcome == "won":
-                return self._next([action], winner=side, result=Result.MOTHER, **over)
-            if outcome == "draw":
-                return self._next([action], winner=None, result=Result.DRAW, **over)
-        used = len(action.steps) if isinstance(action, Move) else len(self.pending)
-        following = tavli_turns.after_stage(rules, self.stage, used)
-        if following.next_turn is not None:
-            return self._tavli_stage([action], side, board, following.next_turn)
-        if following.passed is not None:
-            return self._tavli_stage([action], 1 - side, board, following.passed)
-        return self._next(
-            [action],
-            board=board,
-            on_roll=side if following.roll_again else 1 - side,
-            phase=Phase.ROLL,
-            dice=None,
-            pending=(),
-            stage=None,
-        )
+    def _fields_from_dict(cls, data: dict[str, Any]) -> dict[str, Any]:
+        player, opponent = data["board"]
+        return {"board": Position(tuple(player), tuple(opponent))}
 
 
 _WAITING = {
@@ -1845,3 +1386,30 @@ def _result_on_board(loser: tuple[int, ...], variant: Variant) -> Result:
     if any(loser[18:]):
         return Result.BACKGAMMON
     return Result.GAMMON
+
+
+# What each answer to a double does to the contract it answers (C4, C5).
+CUBE_ANSWERS = {Take: CubeContract.take, Pass: CubeContract.pass_, Beaver: CubeContract.beaver}
+
+
+def _unaccepted_resignations(actions: Sequence[Action]) -> set[int]:
+    """The indexes of each resignation nobody accepted, and of its answers."""
+    unaccepted: set[int] = set()
+    for index, action in enumerate(actions):
+        if isinstance(action, Resign):
+            answers = list(
+                takewhile(
+                    lambda a: isinstance(a, AcceptResign | RejectResign), actions[index + 1 :]
+                )
+            )
+            if not any(isinstance(answer, AcceptResign) for answer in answers):
+                unaccepted.update(range(index, index + 1 + len(answers)))
+    return unaccepted
+
+
+def _game_class(options: GameOptions) -> type[Game]:
+    """``backgammon.games.game_class``, imported when first asked: the variants' modules
+    build on this one."""
+    from backgammon.games import game_class
+
+    return game_class(options)

@@ -3,8 +3,9 @@
 A chouette game is a ``Game`` whose ``GameOptions.chouette`` is a ``ChouetteRules``: the
 box is side 0, the team side 1, and ``GameOptions.holders`` are the team members in line
 order, captain first, one cube contract each. How the game is played with them is
-``Game``'s business (docs/rules-core.md, "Chouette games"); this module holds what does
-not need the game: the options and the arithmetic of "same value, same action".
+``backgammon.games.chouette``'s business (docs/rules-core.md, "Chouette games"); this
+module holds what does not need the game: the options and the arithmetic of "same value,
+same action".
 """
 
 from __future__ import annotations

@@ -259,3 +259,45 @@ def test_options_are_fixed_once_drawn(director, make_player):
     fields = form_fields(director.get(change_url(tournament)).content.decode(), "tournament_form")
     assert "name" not in fields and "entries-TOTAL_FORMS" in fields
     assert "entries-0-seed" not in fields
+
+
+def test_a_swiss_round_no_pairing_can_make_is_told_and_finish_ends_it(director, make_player):
+    # Six players, the lower seed winning every match: after three rounds the pairs not
+    # yet met are two triangles, so round 4 cannot be paired without a rematch.
+    field = players(make_player, 6)
+    tournament = create(
+        director,
+        name="Long Swiss",
+        format="swiss",
+        swiss_rounds="5",
+        entry_fee="5.00",
+        payout_table='{"unit": "percent", "places": {"main": {"1": "100"}}}',
+    )
+    enter(director, tournament, field)
+    step(director, tournament, "start")
+    seed_order = Tournament.objects.get(pk=tournament.pk).state["seed_order"]
+    rank = {int(entry_id): index for index, entry_id in enumerate(seed_order)}
+    told = (
+        "Round 4 cannot be paired: every way to pair it would make two players meet again "
+        "or give a player a second bye. Finish and pay out ends Long Swiss after round 3, "
+        "with its standings as the final places."
+    )
+    last = run_every_round(
+        director, tournament, lambda pairing: max(pairing.entries, key=lambda e: rank[e.pk])
+    )
+    assert told in last
+    assert Round.objects.filter(tournament=tournament).count() == 3
+    met = [
+        frozenset((p.first_id, p.second_id))
+        for p in Pairing.objects.filter(round__tournament=tournament)
+    ]
+    assert len(met) == len(set(met)) == 9  # nothing was paired silently
+    assert told in messages_of(director.get(change_url(tournament)))
+    response = step(director, tournament, "finish")
+    assert "Long Swiss is finished and its prizes are paid out." in messages_of(response)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED and tournament.swiss_rounds == 3
+    assert sum(line.amount for line in selectors.tournament_prizes(tournament=tournament)) == (
+        Decimal("30.00")
+    )
+    assert selectors.tournament_pool_balance(tournament=tournament) == Decimal("0.00")

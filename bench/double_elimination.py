@@ -16,64 +16,49 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.tournaments.play import field, play_out, random_winner
-from tournaments.formats import Bracket, DoubleElimination, Tournament
-from tournaments.formats.plan import (
-    Plan,
-    Slot,
-    SlotKind,
-    _bracket_size,
-    _Builder,
-    bracket_order,
-    double_elimination_plan,
-    reversed_placement,
-)
+from tests.tournaments.play import field, losers_rematch_rates, play_out, random_winner
+from tournaments.formats import Bracket, DoubleElimination, SlotKind, Tournament
+from tournaments.formats.plan import Plan, double_elimination_plan
 
 FIELDS = (8, 16, 32, 64)
 
 
-def reversed_plan(entries: int) -> Plan:
-    """The layout drawn before the alternating order: every later drop reversed."""
-    builder = _Builder(entries)
-    seeds = [Slot(SlotKind.SEED, index=seed - 1) for seed in bracket_order(_bracket_size(entries))]
-    main, winners_champion = builder.knockout(Bracket.MAIN, seeds)
-    losers_champion = builder.drop_bracket(
-        Bracket.LOSERS,
-        [[builder.loser(slot) for slot in rnd] for rnd in main],
-        reversed_placement,
-    )
-    final = builder.add(Bracket.GRAND_FINAL, 1, 1, (winners_champion, losers_champion))
-    builder.add(Bracket.GRAND_FINAL, 2, 1, (final, builder.loser(final)), reset=True)
-    return builder.plan()
+def reversed_plan(plan: Plan) -> Plan:
+    """The plan as drawn before the alternating placement: in each losers' round that
+    takes drops, the winners' round's losers meet the survivors in reverse order."""
+    drops: dict[str, list[str]] = {}
+    for node in plan.nodes:
+        survivor, dropped = node.sides
+        if node.bracket is Bracket.LOSERS and (survivor.kind, dropped.kind) == (
+            SlotKind.WINNER,
+            SlotKind.LOSER,
+        ):
+            drops.setdefault(node.id.rsplit("-", 1)[0], []).append(dropped.ref)
+    order = {
+        round_id: sorted(refs, key=lambda ref: int(ref.rsplit("-", 1)[1]), reverse=True)
+        for round_id, refs in drops.items()
+    }
+    nodes = []
+    for node in plan.nodes:
+        round_id = node.id.rsplit("-", 1)[0]
+        if round_id in order:
+            slot = replace(node.sides[1], ref=order[round_id][node.position - 1])
+            node = replace(node, sides=(node.sides[0], slot))
+        nodes.append(node)
+    return replace(plan, nodes=tuple(nodes))
 
 
 def rematch_rates(plan: Plan, entries: int, trials: int, seed: int) -> dict[int, float]:
     """Per losers' round: the share of its matches between two players who had met."""
-    matches: Counter[int] = Counter()
-    rematches: Counter[int] = Counter()
     rng = random.Random(seed)
-    for _ in range(trials):
-        drawn = Tournament(
-            format=DoubleElimination(),
-            entries=field(entries),
-            seed_order=tuple(entry.id for entry in field(entries)),
-            plan=plan,
-        )
-        played = play_out(drawn, random_winner(rng))
-        met: set[frozenset[str]] = set()
-        for number in range(1, len(played.rounds) + 1):
-            pairings = [p for p in played.pairings if p.round == number and not p.bye]
-            for pairing in pairings:
-                if pairing.bracket is Bracket.LOSERS:
-                    matches[pairing.bracket_round] += 1
-                    rematches[pairing.bracket_round] += frozenset(pairing.players) in met
-            met.update(frozenset(p.players) for p in pairings)
-    return {number: rematches[number] / matches[number] for number in sorted(matches)}
+    seeds = tuple(entry.id for entry in field(entries))
+    drawn = Tournament(DoubleElimination(), field(entries), seed_order=seeds, plan=plan)
+    return losers_rematch_rates(play_out(drawn, random_winner(rng)) for _ in range(trials))
 
 
 def main() -> None:
@@ -85,10 +70,9 @@ def main() -> None:
     print("old: every later drop round reversed; new: in turn reversed, quarters swapped,")
     print("halves swapped, straight (plan.alternating_placement)")
     for entries in FIELDS:
-        old = rematch_rates(reversed_plan(entries), entries, args.trials, args.seed)
-        new = rematch_rates(
-            double_elimination_plan(entries, DoubleElimination()), entries, args.trials, args.seed
-        )
+        plan = double_elimination_plan(entries, DoubleElimination())
+        old = rematch_rates(reversed_plan(plan), entries, args.trials, args.seed)
+        new = rematch_rates(plan, entries, args.trials, args.seed)
         print(f"\n{entries} entries")
         print(f"{'losers round':>12} {'old':>7} {'new':>7}")
         for number in old:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.tournaments.play import drawn, play_out, random_winner
+from tests.tournaments.play import drawn, losers_rematch_rates, play_out, random_winner
 from tests.tournaments.test_single_elimination import check_places, check_rounds
-from tournaments.formats import Bracket, DoubleElimination, Event, Pairing, Tournament
+from tournaments.formats import Bracket, DoubleElimination, Event, Tournament
 
 
 def _losses(tournament: Tournament) -> Counter[str]:
@@ -128,26 +128,12 @@ def test_losers_of_later_winners_rounds_enter_in_reverse_order() -> None:
     ]
 
 
-def _losers_rematch_rates(count: int, trials: int, rng: random.Random) -> dict[int, float]:
-    """Per losers' round: the share of its matches between two players who had met."""
-    matches: Counter[int] = Counter()
-    rematches: Counter[int] = Counter()
-    for _ in range(trials):
-        tournament = play_out(drawn(DoubleElimination(), count), random_winner(rng))
-        met: set[frozenset[str]] = set()
-        for played in tournament.rounds:
-            pairings: list[Pairing] = [p for p in played.pairings if not p.bye]
-            for pairing in pairings:
-                if pairing.bracket is Bracket.LOSERS:
-                    matches[pairing.bracket_round] += 1
-                    rematches[pairing.bracket_round] += frozenset(pairing.players) in met
-            met.update(frozenset(p.players) for p in pairings)
-    return {number: rematches[number] / matches[number] for number in sorted(matches)}
-
-
 @pytest.mark.parametrize(("count", "trials"), [(8, 150), (16, 150), (32, 100), (64, 40)])
 def test_rematches_wait_for_the_last_two_losers_rounds(count: int, trials: int) -> None:
-    rates = _losers_rematch_rates(count, trials, random.Random(count))
+    rng = random.Random(count)
+    rates = losers_rematch_rates(
+        play_out(drawn(DoubleElimination(), count), random_winner(rng)) for _ in range(trials)
+    )
     before_the_last_two = list(rates.items())[:-2]
     for number, rate in before_the_last_two:
         if (count, number) == (16, 4):

@@ -355,6 +355,19 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
         obj: Tournament | None = None,
     ) -> HttpResponse:
         if obj is not None:
+            if selectors.next_round_impossible(tournament=obj):
+                played = obj.rounds.count()
+                self.message_user(
+                    request,
+                    _(
+                        "Round %(number)s cannot be paired: every way to pair it would make "
+                        "two players meet again or give a player a second bye. Finish and pay "
+                        "out ends %(name)s after round %(played)s, with its standings as the "
+                        "final places."
+                    )
+                    % {"number": played + 1, "name": obj.name, "played": played},
+                    messages.ERROR,
+                )
             context["steps"] = self._steps_for(obj)
             current = obj.rounds.order_by("-number").first()
             context["current_round"] = current
@@ -541,6 +554,10 @@ class RoundAdmin(admin.ModelAdmin[Round]):
             )
             return HttpResponseRedirect(
                 reverse("admin:tournaments_round_change", args=[following.pk])
+            )
+        if selectors.next_round_impossible(tournament=tournament):
+            return HttpResponseRedirect(
+                reverse("admin:tournaments_tournament_change", args=[tournament.pk])
             )
         if tournament.buy_backs and services.state_of(tournament).next_round_ready:
             self.message_user(

@@ -53,6 +53,21 @@ def tournament_get(*, pk: int) -> Tournament:
     return tournament
 
 
+def next_round_impossible(*, tournament: Tournament) -> bool:
+    """The next round of a running Swiss cannot be paired: every way to pair it would
+    repeat a match or give a second bye (``formats.PairingImpossible``)."""
+    if tournament.status != Tournament.Status.RUNNING or tournament.state is None:
+        return False
+    state = formats.Tournament.from_dict(tournament.state)
+    if not isinstance(state.format, formats.Swiss) or not state.next_round_ready:
+        return False
+    try:
+        state.start_round()
+    except formats.PairingImpossible:
+        return True
+    return False
+
+
 def tournament_pool_balance(*, tournament: Tournament) -> Decimal:
     """What the prize pool holds for this tournament: fees in, refunds and prizes out
     (exactly zero once it is paid out)."""

@@ -43,7 +43,7 @@ from matches import services as matches_services
 from matches.models import Action, Match
 from tournaments import formats
 from tournaments.models import Clock, DeadlineRule, Entry, Pairing, Round, Tournament
-from tournaments.selectors import tournament_pool_balance
+from tournaments.selectors import next_round_impossible, tournament_pool_balance
 from web.errors import Conflict, Invalid, ServiceError
 from web.schedule import send_at
 
@@ -384,7 +384,10 @@ def _store(tournament: Tournament, state: formats.Tournament) -> None:
             state = _round_open(tournament, state, current)
         if not _next_round_starts(tournament, state):
             break
-        state = state.start_round()
+        try:
+            state = state.start_round()
+        except formats.PairingImpossible:
+            break  # the director is told (selectors.next_round_impossible) and decides
     tournament.state = state.to_dict()
 
 
@@ -864,7 +867,8 @@ def _knocked_out_before_last_chance(state: formats.Tournament, entry: Entry) -> 
 def tournament_finish(*, tournament: Tournament, recorded_by: User | None) -> Tournament:
     """Pay out a complete tournament: one balanced transaction takes the fees collected
     out of the prize pool, the house cut to the club's fees, the rest to the places by
-    the payout table, to the cent; the tournament's prize pool is then exactly zero."""
+    the payout table, to the cent; the tournament's prize pool is then exactly zero. A
+    Swiss whose next round cannot be paired ends here after its rounds played."""
     locked = _lock(tournament)
     if locked.status != Tournament.Status.RUNNING:
         raise Conflict(
@@ -872,6 +876,10 @@ def tournament_finish(*, tournament: Tournament, recorded_by: User | None) -> To
             % {"name": locked.name, "status": locked.get_status_display()}
         )
     state = state_of(locked)
+    if next_round_impossible(tournament=locked):
+        state = state.end_after_rounds_played()
+        locked.swiss_rounds = len(state.rounds)
+        locked.state = state.to_dict()
     if not state.complete:
         waiting = Pairing.objects.filter(round__tournament=locked, winner__isnull=True).count()
         raise Conflict(
@@ -904,7 +912,7 @@ def tournament_finish(*, tournament: Tournament, recorded_by: User | None) -> To
         locked.payout_transaction = _post_payouts(locked, pool, lines, recorded_by)
     locked.status = Tournament.Status.FINISHED
     locked.finished_at = timezone.now()
-    _save(locked, "status", "finished_at", "payout_transaction")
+    _save(locked, "status", "finished_at", "payout_transaction", "swiss_rounds", "state")
     return locked
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 
-from tournaments.formats import Entry, FormatOptions, Pairing, Tournament
+from tournaments.formats import Bracket, Entry, FormatOptions, Pairing, Tournament
 
 
 def field(count: int) -> tuple[Entry, ...]:
@@ -42,3 +43,20 @@ def play_out(tournament: Tournament, choose: Chooser) -> Tournament:
 
 def seed(tournament: Tournament, entry: str) -> int:
     return tournament.seed_order.index(entry) + 1
+
+
+def losers_rematch_rates(brackets: Iterable[Tournament]) -> dict[int, float]:
+    """Per losers' round of the double eliminations ``brackets`` (played out): the share
+    of its matches between two players who had met earlier in their tournament."""
+    matches: Counter[int] = Counter()
+    rematches: Counter[int] = Counter()
+    for tournament in brackets:
+        met: set[frozenset[str]] = set()
+        for played in tournament.rounds:
+            pairings = [p for p in played.pairings if not p.bye]
+            for pairing in pairings:
+                if pairing.bracket is Bracket.LOSERS:
+                    matches[pairing.bracket_round] += 1
+                    rematches[pairing.bracket_round] += frozenset(pairing.players) in met
+            met.update(frozenset(p.players) for p in pairings)
+    return {number: rematches[number] / matches[number] for number in sorted(matches)}

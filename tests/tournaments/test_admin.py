@@ -195,23 +195,30 @@ def test_eight_player_knockout_with_consolation_from_the_admin_to_payouts(direct
     assert "Finish and pay out" not in page  # no step is left
 
 
-def test_six_player_swiss_from_the_admin_to_payouts(director, make_player):
-    field = players(make_player, 6)
+def six_player_swiss_the_lower_seed_winning(director, make_player, name, rounds, payouts):
+    """A Swiss of six at 5.00 drawn and played from the admin, the lower seed (by rating)
+    winning every match: the tournament, and the messages after the last result."""
     tournament = create(
         director,
-        name="Swiss night",
+        name=name,
         format="swiss",
-        swiss_rounds="3",
+        swiss_rounds=str(rounds),
         entry_fee="5.00",
-        payout_table='{"unit": "percent", "places": {"main": {"1": "60", "2": "40"}}}',
+        payout_table=f'{{"unit": "percent", "places": {{"main": {payouts}}}}}',
     )
-    enter(director, tournament, field)
+    enter(director, tournament, players(make_player, 6))
     step(director, tournament, "start")
     seed_order = Tournament.objects.get(pk=tournament.pk).state["seed_order"]
     rank = {int(entry_id): index for index, entry_id in enumerate(seed_order)}
-    # The lower seed (by rating) wins every match.
-    run_every_round(
+    last = run_every_round(
         director, tournament, lambda pairing: max(pairing.entries, key=lambda e: rank[e.pk])
+    )
+    return tournament, last
+
+
+def test_six_player_swiss_from_the_admin_to_payouts(director, make_player):
+    tournament, _ = six_player_swiss_the_lower_seed_winning(
+        director, make_player, "Swiss night", 3, '{"1": "60", "2": "40"}'
     )
     assert Round.objects.filter(tournament=tournament).count() == 3
     met = set()
@@ -259,3 +266,32 @@ def test_options_are_fixed_once_drawn(director, make_player):
     fields = form_fields(director.get(change_url(tournament)).content.decode(), "tournament_form")
     assert "name" not in fields and "entries-TOTAL_FORMS" in fields
     assert "entries-0-seed" not in fields
+
+
+def test_a_swiss_round_no_pairing_can_make_is_told_and_finish_ends_it(director, make_player):
+    # Six players, the lower seed winning every match: after three rounds the pairs not
+    # yet met are two triangles, so round 4 cannot be paired without a rematch.
+    tournament, last = six_player_swiss_the_lower_seed_winning(
+        director, make_player, "Long Swiss", 5, '{"1": "100"}'
+    )
+    told = (
+        "Round 4 cannot be paired: every way to pair it would make two players meet again "
+        "or give a player a second bye. Finish and pay out ends Long Swiss after round 3, "
+        "with its standings as the final places."
+    )
+    assert told in last
+    assert Round.objects.filter(tournament=tournament).count() == 3
+    met = [
+        frozenset((p.first_id, p.second_id))
+        for p in Pairing.objects.filter(round__tournament=tournament)
+    ]
+    assert len(met) == len(set(met)) == 9  # nothing was paired silently
+    assert told in messages_of(director.get(change_url(tournament)))
+    response = step(director, tournament, "finish")
+    assert "Long Swiss is finished and its prizes are paid out." in messages_of(response)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED and tournament.swiss_rounds == 3
+    assert sum(line.amount for line in selectors.tournament_prizes(tournament=tournament)) == (
+        Decimal("30.00")
+    )
+    assert selectors.tournament_pool_balance(tournament=tournament) == Decimal("0.00")

@@ -1,14 +1,18 @@
 """Double elimination: winners' and losers' brackets and the grand final, with and
-without the bracket reset, every field from 2 to 32 played out with random results."""
+without the bracket reset, every field from 2 to 32 played out with random results; the
+drops' alternating placement keeps rematches late; a draw stored with the old placement
+plays on as it was drawn."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from tests.tournaments.play import drawn, play_out, random_winner
+from tests.tournaments.play import drawn, losers_rematch_rates, play_out, random_winner
 from tests.tournaments.test_single_elimination import check_places, check_rounds
 from tournaments.formats import Bracket, DoubleElimination, Event, Tournament
 
@@ -122,3 +126,51 @@ def test_losers_of_later_winners_rounds_enter_in_reverse_order() -> None:
         ("e5", "e3"),
         ("e6", "e4"),
     ]
+
+
+@pytest.mark.parametrize(("count", "trials"), [(8, 150), (16, 150), (32, 100), (64, 40)])
+def test_rematches_wait_for_the_last_two_losers_rounds(count: int, trials: int) -> None:
+    rng = random.Random(count)
+    rates = losers_rematch_rates(
+        play_out(drawn(DoubleElimination(), count), random_winner(rng)) for _ in range(trials)
+    )
+    before_the_last_two = list(rates.items())[:-2]
+    for number, rate in before_the_last_two:
+        if (count, number) == (16, 4):
+            # The winners' semi-finals' two losers drop into a losers' round of two
+            # matches; either way they are placed, one in eight of them meets a player
+            # they beat (1/2 that this player won each of three losers' rounds): 12.5%.
+            assert rate <= 0.16, (number, rate)
+        else:
+            assert rate <= 0.10, (number, rate)
+
+
+def test_a_draw_stored_with_the_reversed_placement_plays_on_as_drawn() -> None:
+    # Drawn, four rounds played and the fifth started before the alternating placement:
+    # its losers' round 4 meets the winners' semi-finals' losers in reverse order, where
+    # a draw made today places them straight.
+    stored = json.loads(
+        (Path(__file__).parent / "data" / "double_elimination_16_drawn_reversed.json").read_text()
+    )
+    tournament = Tournament.from_dict(stored)
+    assert tournament.plan is not None
+    sides = {node.id: node.sides[1].ref for node in tournament.plan.nodes}
+    assert (sides["losers-4-1"], sides["losers-4-2"]) == ("main-3-2", "main-3-1")
+    today = drawn(DoubleElimination(), 16).plan
+    assert today is not None
+    assert [node.sides[1].ref for node in today.nodes if node.id.startswith("losers-4-")] == [
+        "main-3-1",
+        "main-3-2",
+    ]
+    rng = random.Random(9)
+    assert tournament.current_round is not None
+    for pairing in tournament.current_round.pairings:
+        if not pairing.finished:
+            tournament = tournament.record_result(pairing.id, rng.choice(pairing.players))
+    tournament = play_out(tournament, random_winner(rng))
+    assert tournament.plan == Tournament.from_dict(stored).plan
+    losers_4_1 = tournament.pairing("losers-4-1")
+    assert tournament.pairing("main-3-2").loser in losers_4_1.players
+    check_rounds(tournament)
+    check_places(tournament)
+    assert Tournament.from_dict(tournament.to_dict()) == tournament

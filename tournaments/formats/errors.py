@@ -64,3 +64,7 @@ class InvalidPayoutTable(TournamentError):
 
 class InvalidState(TournamentError):
     """Stored data that is not a tournament ``to_dict`` wrote."""
+
+
+class PairingImpossible(TournamentError):
+    """No pairing of the round avoids a rematch (or a second bye): the director decides."""

@@ -14,8 +14,10 @@ The layouts (docs/tournaments.md says the same in words):
   field short of a power of two go to the top seeds;
 - a *drop bracket* (the losers' bracket of a double elimination, the progressive
   consolation) takes the losers of the main rounds: first-round losers of neighbouring
-  matches meet; the losers of each later round meet the drop bracket's survivors in
-  reverse order, after a round among the survivors whenever they outnumber them;
+  matches meet; the losers of each later round meet the drop bracket's survivors, after
+  a round among the survivors whenever they outnumber them, in the bracket's placement
+  order (``alternating_placement`` for a double elimination's losers' bracket,
+  ``reversed_placement`` for the progressive consolation);
 - a *pool bracket* (the consolation for first-round losers, the last chance) is a
   knockout of a pool of losers drawn once the pool is complete: its entries are seeded
   in their order in the main draw, byes to the best seeds.
@@ -23,7 +25,7 @@ The layouts (docs/tournaments.md says the same in words):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any, Literal
@@ -252,8 +254,11 @@ class _Builder:
             for position, pair in enumerate(pairs, 1)
         ]
 
-    def drop_bracket(self, bracket: Bracket, drops_by_round: Sequence[Sequence[Slot]]) -> Slot:
-        """The survivor of the losers dropped round by round (see the module's layouts)."""
+    def drop_bracket(
+        self, bracket: Bracket, drops_by_round: Sequence[Sequence[Slot]], placement: Placement
+    ) -> Slot:
+        """The survivor of the losers dropped round by round (see the module's layouts);
+        ``placement`` orders each later round's drops against the survivors."""
         survivors: list[Slot] = []
         played = 0
 
@@ -262,13 +267,13 @@ class _Builder:
             played += 1
             return self.play(bracket, played, pairs)
 
-        for drops in drops_by_round:
+        for later, drops in enumerate(drops_by_round):
             if not survivors:
                 survivors = list(drops) if len(drops) == 1 else play(_neighbours(drops))
                 continue
             while len(survivors) > len(drops):
                 survivors = play(_neighbours(survivors))
-            survivors = play(zip(survivors, reversed(drops), strict=True))
+            survivors = play(zip(survivors, placement(drops, later), strict=True))
         while len(survivors) > 1:
             survivors = play(_neighbours(survivors))
         return survivors[0]
@@ -293,6 +298,35 @@ class _Builder:
 
     def plan(self) -> Plan:
         return Plan(tuple(self.nodes.values()), tuple(self.pools))
+
+
+Placement = Callable[[Sequence[Slot], int], list[Slot]]
+
+
+def reversed_placement(drops: Sequence[Slot], later: int) -> list[Slot]:
+    """Every later drop round in reverse order (the progressive consolation's)."""
+    return list(reversed(drops))
+
+
+def alternating_placement(drops: Sequence[Slot], later: int) -> list[Slot]:
+    """The ``later``-th drop round (1 for the losers of the second main round) in turn
+    reversed, with its quarters swapped, with its halves swapped, straight (and again),
+    a swap of blocks smaller than one drop leaving them straight. Each dropped player
+    then meets survivors from another part of the bracket than the players they beat,
+    which keeps rematches out of every losers' round but the last few (measured by
+    bench/double_elimination.py; reversed, then halves, then quarters swapped leaves up
+    to 31% in some)."""
+    step = (later - 1) % 4
+    if step == 0:
+        return list(reversed(drops))
+    block = len(drops) // 4 if step == 1 else len(drops) // 2 if step == 2 else 0
+    if block == 0:
+        return list(drops)
+    return [
+        slot
+        for start in range(0, len(drops), 2 * block)
+        for slot in (*drops[start + block : start + 2 * block], *drops[start : start + block])
+    ]
 
 
 def _neighbours(slots: Sequence[Slot]) -> list[tuple[Slot, Slot]]:
@@ -328,6 +362,7 @@ def single_elimination_plan(entries: int, options: SingleElimination) -> Plan:
             builder.drop_bracket(
                 Bracket.CONSOLATION,
                 [[builder.loser(slot) for slot in rnd] for rnd in main[:consolation]],
+                reversed_placement,
             )
     last_chance = options.last_chance_after_round
     if last_chance:
@@ -364,7 +399,9 @@ def double_elimination_plan(entries: int, options: DoubleElimination) -> Plan:
     seeds = [Slot(SlotKind.SEED, index=seed - 1) for seed in bracket_order(_bracket_size(entries))]
     main, winners_champion = builder.knockout(Bracket.MAIN, seeds)
     losers_champion = builder.drop_bracket(
-        Bracket.LOSERS, [[builder.loser(slot) for slot in rnd] for rnd in main]
+        Bracket.LOSERS,
+        [[builder.loser(slot) for slot in rnd] for rnd in main],
+        alternating_placement,
     )
     final = builder.add(Bracket.GRAND_FINAL, 1, 1, (winners_champion, losers_champion))
     if options.bracket_reset:

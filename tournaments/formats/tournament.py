@@ -186,6 +186,16 @@ class Tournament:
             pairings = self._progress().pairings(number)
         return replace(self, rounds=(*self.rounds, Round(number, pairings)))
 
+    def end_after_rounds_played(self) -> Tournament:
+        """A Swiss ended after its rounds played (the director's way out when the next
+        round cannot be paired: ``PairingImpossible``); its standings are then final."""
+        if not isinstance(self.format, Swiss):
+            raise WrongFormat("only a Swiss can end before its last round")
+        current = self.current_round
+        if current is None or not current.complete:
+            raise RoundNotComplete("a Swiss ends after a complete round")
+        return replace(self, format=replace(self.format, rounds=len(self.rounds)))
+
     def record_result(self, pairing_id: str, winner: str) -> Tournament:
         """The tournament after ``winner`` won the pairing ``pairing_id``."""
         rounds = list(self.rounds)

@@ -1,12 +1,12 @@
 """Requests at once: the concurrency tests of every app release threads together."""
 
 import threading
-import time
 from collections.abc import Callable
 
 from django.db import DatabaseError, connection, transaction
 
 from matches.models import Table
+from tests.waiting import wait_until
 
 
 def at_once(call: Callable[[], object], requests: int) -> list[object]:
@@ -71,10 +71,7 @@ def table_held_first(
     holder.start()
     assert holding.wait(10)
     actor.start()
-    waited = time.monotonic() + 10
-    while not _table_held(table_id) and time.monotonic() < waited:
-        time.sleep(0.01)
-    held = _table_held(table_id)
+    held = wait_until(lambda: _table_held(table_id), timeout=10)
     release.set()
     holder.join()
     actor.join()

@@ -1,0 +1,20 @@
+"""Waiting for another thread or process without sleeping a fixed time: poll a condition
+until a deadline far beyond what a slow machine needs, so a test passes however loaded
+the machine is and still fails, at the deadline, when the awaited thing never happens."""
+
+import time
+from collections.abc import Callable
+
+PATIENCE = 30.0  # seconds: far beyond any expected path; only a broken one reaches it
+
+
+def wait_until(
+    condition: Callable[[], object], *, timeout: float = PATIENCE, every: float = 0.01
+) -> bool:
+    """True as soon as ``condition()`` is true, False if it is not within ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(every)
+    return True

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 
 PATIENCE = 30.0  # seconds: far beyond any expected path; only a broken one reaches it
+NEVER = 10 * PATIENCE  # a timeout of the code under test that only a broken path waits out
 
 
 def wait_until(

@@ -13,11 +13,9 @@ import pytest
 from django.db import connections
 
 from club import live
-from tests.waiting import PATIENCE, wait_until
+from tests.waiting import NEVER, PATIENCE, wait_until
 
 pytestmark = pytest.mark.django_db
-
-NEVER = 10 * PATIENCE  # a timeout no expected path reaches: only a broken one waits it out
 
 
 class Versions:

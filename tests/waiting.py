@@ -10,12 +10,18 @@ NEVER = 10 * PATIENCE  # a timeout of the code under test that only a broken pat
 
 
 def wait_until(
-    condition: Callable[[], object], *, timeout: float = PATIENCE, every: float = 0.01
+    condition: Callable[[], object],
+    *,
+    timeout: float = PATIENCE,
+    every: float = 0.01,
+    pause: Callable[[float], object] = time.sleep,
 ) -> bool:
-    """True as soon as ``condition()`` is true, False if it is not within ``timeout``."""
+    """True as soon as ``condition()`` is true, False if it is not within ``timeout``.
+    ``pause(every)`` between two looks (a browser test's page waits instead, so that
+    Playwright delivers the page's events meanwhile)."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() >= deadline:
             return False
-        time.sleep(every)
+        pause(every)
     return True

@@ -168,7 +168,7 @@ def test_a_later_waiter_that_read_the_new_version_itself_does_not_hide_it_from_t
     def read(topics):
         reads.append(sorted(topics))
         if len(reads) > 1:
-            b_waits.wait(5)
+            b_waits.wait(PATIENCE)
             return dict.fromkeys(topics, 2)
         return dict.fromkeys(topics, 1)
 

@@ -23,6 +23,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("live/", api.LiveView.as_view(), name="api-live"),
     path("live/stream/", api.LiveStreamView.as_view(), name="api-live-stream"),
     path("", include("matches.api_urls")),
+    path("", include("analysis.api_urls")),
     path("auth/token/", api.TokenCreateView.as_view(), name="api-token"),
     path("players/", api.PlayerCreateView.as_view(), name="api-players"),
     path("players/<username:username>/", api.PlayerDetailView.as_view(), name="api-player"),

@@ -46,9 +46,13 @@ class GameOutput(serializers.Serializer[dict[str, Any]]):
 class AnalysisOutput(serializers.Serializer[dict[str, Any]]):
     status = serializers.ChoiceField(choices=MatchAnalysis.Status.choices)
     progress = serializers.FloatField(min_value=0.0, max_value=1.0)
-    engine = serializers.CharField(help_text="The engine and its version; empty until done.")
+    engine = serializers.CharField(
+        allow_blank=True, help_text="The engine and its version; empty until done."
+    )
     plies = serializers.IntegerField(help_text="GNU Backgammon's numbering: 0, the network.")
-    error = serializers.CharField(help_text="Why the analysis failed; empty otherwise.")
+    error = serializers.CharField(
+        allow_blank=True, help_text="Why the analysis failed; empty otherwise."
+    )
     players = PlayerFiguresOutput(many=True)
     games = GameOutput(many=True)
 

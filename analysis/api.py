@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from analysis import selectors, services
-from analysis.models import Decision, MatchAnalysis
+from analysis.models import KINDS, MARKS, MatchAnalysis
 from club.auth import member
 from club.errors import Conflict, Forbidden, NotFound
 
@@ -28,11 +28,11 @@ class PlayerFiguresOutput(serializers.Serializer[dict[str, Any]]):
 class DecisionOutput(serializers.Serializer[dict[str, Any]]):
     move_number = serializers.IntegerField(help_text="The game's roll, the opening roll 1.")
     player = serializers.CharField()
-    kind = serializers.ChoiceField(choices=Decision.Kind.choices)
+    kind = serializers.ChoiceField(choices=KINDS)
     played = serializers.CharField()
     best = serializers.CharField()
     equity_loss = serializers.FloatField()
-    mark = serializers.ChoiceField(choices=[m for m in Decision.Mark.values if m], allow_null=True)
+    mark = serializers.ChoiceField(choices=MARKS[1:], allow_null=True)
     played_equity = serializers.FloatField()
     best_equity = serializers.FloatField()
     counted = serializers.BooleanField()

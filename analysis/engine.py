@@ -12,7 +12,6 @@ too, with the figures of bench/analysis.py.
 
 from __future__ import annotations
 
-import enum
 import importlib.metadata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ import bgbot_cpp
 from bgsage import can_double_match
 from bgsage.weights import default_weights
 
+from analysis.marks import CLOSE_CUBE, PR_SCALE, Kind, Mark, mark_for
 from backgammon.game import Beaver, Double, Game, Move, NoMove, Pass, Phase, Roll, Take
 from backgammon.match import MatchState
 from backgammon.matfile import MatchRecord
@@ -32,39 +32,6 @@ from backgammon.variants import STANDARD
 
 ENGINE = "bgsage"
 ENGINE_VERSION = importlib.metadata.version("bgsage")
-
-# The marks, gnubg's default thresholds in equity lost (normalised: a point at stake in
-# money, the match equity as points of a one-point game in a match).
-DOUBTFUL = 0.04
-ERROR = 0.08
-BLUNDER = 0.16
-# A no-double counts as a decision when doubling was within this of the best (gnubg's
-# "close cube decision"); one that lost equity counts whatever.
-CLOSE_CUBE = 0.16
-PR_SCALE = 500
-
-
-class Kind(enum.StrEnum):
-    CHECKER = "checker"
-    CUBE = "cube"
-
-
-class Mark(enum.StrEnum):
-    NONE = ""
-    DOUBTFUL = "doubtful"
-    ERROR = "error"
-    BLUNDER = "blunder"
-
-
-def mark_for(loss: float) -> Mark:
-    """The mark of a decision that lost ``loss`` equity."""
-    if loss >= BLUNDER:
-        return Mark.BLUNDER
-    if loss >= ERROR:
-        return Mark.ERROR
-    if loss >= DOUBTFUL:
-        return Mark.DOUBTFUL
-    return Mark.NONE
 
 
 class Unsupported(ValueError):

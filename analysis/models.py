@@ -5,8 +5,17 @@ one transaction: a reader sees all of a run or none of it."""
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from analysis.marks import Kind, Mark
 from club.models import Player
 from matches.models import Match
+
+KINDS = [(Kind.CHECKER.value, _("checker play")), (Kind.CUBE.value, _("cube decision"))]
+MARKS = [
+    (Mark.NONE.value, _("none")),
+    (Mark.DOUBTFUL.value, _("doubtful")),
+    (Mark.ERROR.value, _("error")),
+    (Mark.BLUNDER.value, _("blunder")),
+]
 
 
 class MatchAnalysis(models.Model):
@@ -86,28 +95,18 @@ class PlayerFigures(models.Model):
 class Decision(models.Model):
     """One checker play or cube decision of a game, as the engine judged it."""
 
-    class Kind(models.TextChoices):
-        CHECKER = "checker", _("checker play")
-        CUBE = "cube", _("cube decision")
-
-    class Mark(models.TextChoices):
-        NONE = "", _("none")
-        DOUBTFUL = "doubtful", _("doubtful")
-        ERROR = "error", _("error")
-        BLUNDER = "blunder", _("blunder")
-
     analysis = models.ForeignKey(MatchAnalysis, on_delete=models.CASCADE, related_name="decisions")
     game_number = models.PositiveIntegerField(_("game number"))
     seq = models.PositiveIntegerField(_("sequence"))
     move_number = models.PositiveIntegerField(_("move number"))
     side = models.PositiveSmallIntegerField(_("side"))
-    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    kind = models.CharField(_("kind"), max_length=10, choices=KINDS)
     played = models.CharField(_("played"), max_length=60)
     best = models.CharField(_("best"), max_length=60)
     played_equity = models.FloatField(_("equity of the play made"))
     best_equity = models.FloatField(_("equity of the best"))
     equity_loss = models.FloatField(_("equity lost"))
-    mark = models.CharField(_("mark"), max_length=10, choices=Mark.choices, blank=True)
+    mark = models.CharField(_("mark"), max_length=10, choices=MARKS, blank=True)
     counted = models.BooleanField(_("counted"))
 
     class Meta:

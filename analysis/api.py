@@ -25,7 +25,7 @@ class PlayerFiguresOutput(serializers.Serializer[dict[str, Any]]):
     blunders = serializers.IntegerField()
 
 
-class DecisionOutput(serializers.Serializer[dict[str, Any]]):
+class AnalysedDecisionOutput(serializers.Serializer[dict[str, Any]]):
     move_number = serializers.IntegerField(help_text="The game's roll, the opening roll 1.")
     player = serializers.CharField()
     kind = serializers.ChoiceField(choices=KINDS)
@@ -38,9 +38,9 @@ class DecisionOutput(serializers.Serializer[dict[str, Any]]):
     counted = serializers.BooleanField()
 
 
-class GameOutput(serializers.Serializer[dict[str, Any]]):
+class AnalysedGameOutput(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField()
-    decisions = DecisionOutput(many=True)
+    decisions = AnalysedDecisionOutput(many=True)
 
 
 class AnalysisOutput(serializers.Serializer[dict[str, Any]]):
@@ -54,7 +54,7 @@ class AnalysisOutput(serializers.Serializer[dict[str, Any]]):
         allow_blank=True, help_text="Why the analysis failed; empty otherwise."
     )
     players = PlayerFiguresOutput(many=True)
-    games = GameOutput(many=True)
+    games = AnalysedGameOutput(many=True)
 
 
 class MatchAnalysisView(APIView):

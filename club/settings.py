@@ -218,13 +218,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Choice sets named once: what a game is won by (a resignation's value, a chouette
-    # game's result), and the tournaments' status and format (apps' fields called
-    # "status" or "format" would collide).
+    # game's result), the tournaments' status and format, and a chouette proposal's kind
+    # (apps' fields called "status", "format" or "kind" would collide).
     "ENUM_NAME_OVERRIDES": {
         "GameValueEnum": ["single", "gammon", "backgammon"],
         "ChouetteSideEnum": ["box", "team"],
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "TournamentFormatEnum": "tournaments.models.FormatChoice",
+        "KindEnum": "chouette.models.Proposal.Kind",
     },
 }
 

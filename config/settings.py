@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "matches",
     "chouette",
     "tournaments",
+    "analysis",
 ]
 
 MIDDLEWARE = [
@@ -218,13 +219,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Choice sets named once: what a game is won by (a resignation's value, a chouette
-    # game's result), and the tournaments' status and format (apps' fields called
-    # "status" or "format" would collide).
+    # game's result), the tournaments' status and format, and a chouette proposal's kind
+    # (apps' fields called "status", "format" or "kind" would collide).
     "ENUM_NAME_OVERRIDES": {
         "GameValueEnum": ["single", "gammon", "backgammon"],
         "ChouetteSideEnum": ["box", "team"],
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "TournamentFormatEnum": "tournaments.models.FormatChoice",
+        "KindEnum": "chouette.models.Proposal.Kind",
     },
 }
 
@@ -282,6 +284,8 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 30.0,
         "options": {"expires": 30.0},
     },
+    # Analyses whose run died with its process (a crash, the hard time limit).
+    "analysis-sweep": {"task": "analysis.sweep", "schedule": 60.0, "options": {"expires": 60.0}},
     # Tournament rounds whose deadline passed while its task was lost.
     "tournaments-deadlines": {
         "task": "tournaments.deadlines",
@@ -297,6 +301,13 @@ MATCHES_TIMEOUT_QUEUE: str | None = "timeouts"
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # The queue the tournaments' round deadline tasks go to (None: Celery's default queue).
 TOURNAMENTS_DEADLINE_QUEUE: str | None = None
+# Match analysis (docs/analysis.md): the engine's depth in GNU Backgammon's plies (0, the
+# network alone: a 7-point match in well under a second), the queue its worker takes,
+# the time a run may take (its second start comes after; then it fails), how many starts.
+ANALYSIS_PLIES = env_int("ANALYSIS_PLIES", 0)
+ANALYSIS_QUEUE = "analysis"
+ANALYSIS_TIME_LIMIT = 300
+ANALYSIS_ATTEMPTS = 2
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 

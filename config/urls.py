@@ -17,6 +17,7 @@ from web.api_errors import api_not_found
 api_patterns: list[URLPattern | URLResolver] = [
     path("", include(club_urls.api_patterns)),
     path("", include("matches.api_urls")),
+    path("", include("analysis.api_urls")),
     path("tournaments/", tournaments_api.TournamentListView.as_view(), name="api-tournaments"),
     path(
         "tournaments/<id:pk>/",

@@ -32,6 +32,7 @@ def service_commands(bind: str) -> dict[str, list[str]]:
         ],
         "worker": [
             python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
+            "--queues", f"celery,{settings.ANALYSIS_QUEUE}",
             "--concurrency", "1", "--hostname", "worker@%h",
         ],
         "clock": [

@@ -1,0 +1,14 @@
+"""The analysis API's paths, included under /api/ by the project's URLconf."""
+
+from django.urls import path
+
+from analysis import api
+from web.api_base import Operations
+
+urlpatterns = [
+    path(
+        "matches/<id:pk>/analysis/",
+        Operations(api.MatchAnalysisView, api.MatchAnalysisRequestView),
+        name="api-match-analysis",
+    ),
+]

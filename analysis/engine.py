@@ -1,0 +1,381 @@
+"""The engine's side of match analysis: every decision of a match judged by bgsage.
+
+Plain Python like the rules core (no Django): the Celery task of the ``analysis`` queue
+imports it, and nothing the web process loads does (bgsage is a C++ engine with its
+neural nets in the wheel; a test holds the web's URLconf to that). The definitions
+(what counts, the marks, PR) are in docs/analysis.md; why bgsage and not gnubg is there
+too, with the figures of bench/analysis.py.
+
+``plies`` is GNU Backgammon's numbering, which the club shows: 0 is the network alone
+(bgsage and eXtreme Gammon call that 1-ply), 1 looks one roll ahead, and so on.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import bgbot_cpp
+from bgsage import can_double_match
+from bgsage.weights import default_weights
+
+from analysis.marks import CLOSE_CUBE, PR_SCALE, Kind, Mark, mark_for
+from backgammon.game import Beaver, Double, Game, Move, NoMove, Pass, Phase, Roll, Take
+from backgammon.match import MatchState
+from backgammon.matfile import MatchRecord
+from backgammon.moves import Play, legal_plays
+from backgammon.notation import format_play
+from backgammon.position import Position
+from backgammon.variants import STANDARD
+
+ENGINE = "bgsage"
+ENGINE_VERSION = importlib.metadata.version("bgsage")
+
+
+class Unsupported(ValueError):
+    """A match the engine cannot judge (only standard backgammon is)."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a game: ``side`` chose ``played`` where ``best`` was best.
+
+    Equities are the decider's, cubeful, after the decision. ``counted``: the decision
+    is one of the player's counted decisions (an unforced move, a close or wrong cube
+    decision, any take or pass); the loss of a decision not counted is 0 anyway.
+    """
+
+    move_number: int
+    side: int
+    kind: Kind
+    played: str
+    best: str
+    played_equity: float
+    best_equity: float
+    counted: bool
+
+    @property
+    def loss(self) -> float:
+        return max(0.0, self.best_equity - self.played_equity)
+
+    @property
+    def mark(self) -> Mark:
+        return mark_for(self.loss)
+
+
+@dataclass(frozen=True)
+class Figures:
+    """One player's figures over a list of decisions (docs/analysis.md)."""
+
+    checker_decisions: int
+    cube_decisions: int
+    checker_loss: float
+    cube_loss: float
+    blunders: int
+
+    @property
+    def decisions(self) -> int:
+        return self.checker_decisions + self.cube_decisions
+
+    @property
+    def pr(self) -> float | None:
+        return _rate(self.checker_loss + self.cube_loss, self.decisions)
+
+    @property
+    def checker_pr(self) -> float | None:
+        return _rate(self.checker_loss, self.checker_decisions)
+
+    @property
+    def cube_pr(self) -> float | None:
+        return _rate(self.cube_loss, self.cube_decisions)
+
+
+def _rate(loss: float, decisions: int) -> float | None:
+    """PR: 500 times the equity lost per counted decision; none without a decision."""
+    return PR_SCALE * loss / decisions if decisions else None
+
+
+def figures(decisions: Sequence[Decision], side: int) -> Figures:
+    """``side``'s figures: its counted decisions, losses and blunders, checker and cube apart."""
+    mine = [d for d in decisions if d.side == side and d.counted]
+    checker = [d for d in mine if d.kind is Kind.CHECKER]
+    cube = [d for d in mine if d.kind is Kind.CUBE]
+    return Figures(
+        checker_decisions=len(checker),
+        cube_decisions=len(cube),
+        checker_loss=sum(d.loss for d in checker),
+        cube_loss=sum(d.loss for d in cube),
+        blunders=sum(1 for d in mine if d.mark is Mark.BLUNDER),
+    )
+
+
+def sage_board(position: Position) -> list[int]:
+    """Our position (side on roll first) as bgsage's 26 numbers: the mover's checkers
+    positive on its points 1-24, the opponent's negative, [25] the mover's bar, [0] the
+    opponent's."""
+    board = [0] * 26
+    for slot in range(24):
+        board[slot + 1] += position.player[slot]
+        board[24 - slot] -= position.opponent[slot]
+    board[25] = position.player[24]
+    board[0] = position.opponent[24]
+    return board
+
+
+_OWNERS = {
+    "centered": bgbot_cpp.CubeOwner.CENTERED,
+    "player": bgbot_cpp.CubeOwner.PLAYER,
+    "opponent": bgbot_cpp.CubeOwner.OPPONENT,
+}
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What the engine needs besides the board: the cube and the score, for the side to act."""
+
+    cube_value: int
+    cube_owner: str  # "centered", "player" (the side to act) or "opponent"
+    away: tuple[int, int]  # points the side to act and its opponent still need; (0, 0): money
+    crawford: bool
+    jacoby: bool
+    beavers: bool
+
+    def cube_args(self) -> dict[str, Any]:
+        """The cube and score as bgsage's batch functions take them."""
+        return {
+            "cube_value": self.cube_value,
+            "cube_owner": _OWNERS[self.cube_owner],
+            "away1": self.away[0],
+            "away2": self.away[1],
+            "is_crawford": self.crawford,
+        }
+
+
+def situation(game: Game, state: MatchState, side: int) -> Situation:
+    """The cube and score of ``game`` (played in ``state``) as ``side`` sees them."""
+    cube = game.cube
+    owner = "centered" if cube.owner is None else "player" if cube.owner == side else "opponent"
+    away = (0, 0)
+    if not state.money:
+        away = (state.length - state.score[side], state.length - state.score[1 - side])
+    jacoby = game.options.jacoby and state.money
+    return Situation(
+        cube_value=cube.value,
+        cube_owner=owner,
+        away=away,
+        crawford=game.options.crawford,
+        jacoby=jacoby,
+        beavers=game.options.beavers and state.money,
+    )
+
+
+@dataclass(frozen=True)
+class CheckerChoice:
+    """The legal plays of a roll, best first, with their equities for the mover."""
+
+    plays: tuple[Play, ...]
+    equities: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class CubeChoice:
+    """The cube's equities for the side on roll: no double, double/take, double/pass."""
+
+    no_double: float
+    double_take: float
+    double_pass: float
+
+    @property
+    def double(self) -> float:
+        """What a double earns against the best answer."""
+        return min(self.double_take, self.double_pass)
+
+    @property
+    def best_action(self) -> float:
+        return max(self.no_double, self.double)
+
+
+class Engine:
+    """bgsage at ``plies`` (gnubg's numbering) on one thread, cubeful.
+
+    Called through bgsage's C++ batch functions with strategies built once: its
+    ``BgBotAnalyzer`` reads the networks from disk again for every cube decision (a
+    quarter of a second each) and runs deeper searches on two threads at least.
+    """
+
+    def __init__(self, plies: int) -> None:
+        if plies < 0:
+            raise ValueError("plies are 0 or more")
+        self.plies = plies
+        weights = default_weights()
+        paths, hidden = weights.weight_args
+        self._network = bgbot_cpp.create_strategy(weights.strategy_type, paths, hidden)
+        self._search = [self._network]
+        if plies:
+            self._search.append(
+                bgbot_cpp.create_multipy(
+                    weights.strategy_type,
+                    paths,
+                    hidden,
+                    n_plies=plies + 1,
+                    parallel_evaluate=False,
+                    parallel_threads=0,
+                )
+            )
+
+    def checker(self, game: Game, state: MatchState) -> CheckerChoice:
+        """The rolled position's legal plays ranked by the engine, best first."""
+        view = game.position_for(game.on_roll)
+        assert isinstance(view, Position) and game.dice is not None
+        plays = {tuple(sage_board(p.result)): p for p in legal_plays(view, game.dice)}
+        if len(plays) == 1:
+            return CheckerChoice(tuple(plays.values()), (0.0,))
+        at = situation(game, state, game.on_roll)
+        asked = {"board": sage_board(view), "die1": game.dice[0], "die2": game.dice[1]}
+        asked.update(at.cube_args())
+        (ranked,) = bgbot_cpp.batch_checker_play(
+            [asked], *self._search, n_threads=1, jacoby=at.jacoby, beaver=at.beavers
+        )
+        found = [(plays[tuple(m["board"])], float(m["equity"])) for m in ranked["moves"]]
+        return CheckerChoice(tuple(p for p, _ in found), tuple(e for _, e in found))
+
+    def cube(self, game: Game, state: MatchState) -> CubeChoice | None:
+        """The side on roll's cube decision before its roll; None when it may not double."""
+        if not may_double(game, state):
+            return None
+        view = game.position_for(game.on_roll)
+        assert isinstance(view, Position)
+        at = situation(game, state, game.on_roll)
+        args = at.cube_args()
+        asked = (sage_board(view), args["cube_value"], args["cube_owner"], *at.away, at.crawford)
+        (answer,) = bgbot_cpp.batch_evaluate_positions(
+            [asked], self._search[-1], 1, jacoby=at.jacoby, beaver=at.beavers
+        )
+        return CubeChoice(
+            float(answer["equity_nd"]), float(answer["equity_dt"]), float(answer["equity_dp"])
+        )
+
+
+def may_double(game: Game, state: MatchState) -> bool:
+    """The side on roll may double now, and doubling can change something (a dead cube
+    in a match cannot)."""
+    side = game.on_roll
+    if not game.options.cube_allowed or game.options.crawford:
+        return False
+    if not game.cube.can_offer(side):
+        return False
+    at = situation(game, state, side)
+    if state.money:
+        return True
+    return bool(can_double_match(at.away[0], at.away[1], at.cube_value, at.cube_owner, False))
+
+
+def analyse_game(engine: Engine, game: Game, state: MatchState) -> list[Decision]:
+    """Every checker play and cube decision of ``game`` (played in ``state``), in order.
+
+    ``move_number`` counts the rolls of the game, the opening roll being 1; a cube
+    decision has the number of the roll it comes before.
+    """
+    if game.options.variant != STANDARD or len(game.contracts) != 1:
+        raise Unsupported("only standard backgammon matches and money sessions are analysed")
+    history = game.compact().history
+    decisions: list[Decision] = []
+    roll_number = 1
+    replayed = Game.start(game.options, game.opening)
+    for index, action in enumerate(history):
+        if isinstance(action, Move):
+            decisions.append(_checker_decision(engine, replayed, state, action, roll_number))
+        elif isinstance(action, Roll | Double) and replayed.phase is Phase.ROLL:
+            choice = engine.cube(replayed, state)
+            if choice is not None:
+                doubled = isinstance(action, Double)
+                answer = _answer(history[index + 1 : index + 2]) if doubled else None
+                decisions.extend(
+                    _cube_decisions(choice, replayed.on_roll, doubled, answer, roll_number + 1)
+                )
+        if isinstance(action, Roll):
+            roll_number += 1
+        if not isinstance(action, NoMove):  # the record of a roll, which the roll replays
+            replayed = replayed.apply(action)
+    return decisions
+
+
+def _checker_decision(
+    engine: Engine, game: Game, state: MatchState, move: Move, roll_number: int
+) -> Decision:
+    choice = engine.checker(game, state)
+    played = game.play(move.steps).position_for(game.on_roll)
+    index = next(i for i, p in enumerate(choice.plays) if p.result == played)
+    return Decision(
+        move_number=roll_number,
+        side=game.on_roll,
+        kind=Kind.CHECKER,
+        played=format_play(move.steps),
+        best=format_play(choice.plays[0].steps),
+        played_equity=choice.equities[index],
+        best_equity=choice.equities[0],
+        counted=len(choice.plays) > 1,
+    )
+
+
+def _answer(following: Sequence[object]) -> str | None:
+    """The answer to a double, the action after it (none when a forfeit ended the game)."""
+    for action in following:
+        if isinstance(action, Take):
+            return "take"
+        if isinstance(action, Pass):
+            return "pass"
+        if isinstance(action, Beaver):
+            return "beaver"
+    return None
+
+
+def _cube_decisions(
+    choice: CubeChoice, side: int, doubled: bool, answer: str | None, roll_number: int
+) -> Iterator[Decision]:
+    """``side``'s decision to double or not and, after a double, the ``answer``'s.
+
+    A beaver is judged as a take: the engine gives a beaver's equity only when a
+    beaver is the best answer."""
+    played_equity = choice.double if doubled else choice.no_double
+    yield Decision(
+        move_number=roll_number,
+        side=side,
+        kind=Kind.CUBE,
+        played="double" if doubled else "no double",
+        best="double" if choice.double > choice.no_double else "no double",
+        played_equity=played_equity,
+        best_equity=choice.best_action,
+        counted=doubled
+        or choice.best_action - choice.double < CLOSE_CUBE
+        or played_equity < choice.best_action,
+    )
+    if answer is not None:
+        take, pass_ = -choice.double_take, -choice.double_pass
+        yield Decision(
+            move_number=roll_number,
+            side=1 - side,
+            kind=Kind.CUBE,
+            played=answer,
+            best="take" if take >= pass_ else "pass",
+            played_equity=pass_ if answer == "pass" else take,
+            best_equity=max(take, pass_),
+            counted=True,
+        )
+
+
+ProgressCallback = Callable[[int, int], None]
+
+
+def analyse_match(
+    engine: Engine, record: MatchRecord, progress: ProgressCallback | None = None
+) -> list[list[Decision]]:
+    """Each game's decisions; ``progress(done, total)`` after each game."""
+    games: list[list[Decision]] = []
+    for index, game in enumerate(record.games):
+        games.append(analyse_game(engine, game, record.state_before(index)))
+        if progress is not None:
+            progress(index + 1, len(record.games))
+    return games

@@ -1,0 +1,124 @@
+"""Every write of the analysis app on the web's side: queueing a match's analysis.
+
+The engine never runs here (nor is it imported): the task on the ``analysis`` queue
+runs it in the worker (``analysis.runner``). A match is analysed once; it is queued
+again only when its analysis failed or was made at fewer plies than the setting asks
+(docs/analysis.md).
+"""
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from analysis.models import MatchAnalysis
+from matches.models import Match
+from web.errors import Conflict, Forbidden, NotFound
+from web.schedule import send_at
+
+TASK = "analysis.analyse"
+STOPPED = gettext_lazy("The engine stopped before the end (a crash or the time limit).")
+# A run found still running this long after its start died with its process (a crash,
+# the hard time limit); the sweep gives it its second start or fails it.
+STALE_AFTER_LIMIT = 30
+
+
+def analysis_request(*, match_id: int, user: User) -> MatchAnalysis:
+    """A player of the match (or staff) asks for its analysis: queued unless it is done
+    at the setting's depth or on its way already."""
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        if not user.is_staff and not _plays_in(match, user):
+            raise Forbidden(_("Only the match's players and staff may ask for its analysis."))
+        if match.status != Match.Status.FINISHED:
+            raise Conflict(_("The match is not over: it is analysed once it is."))
+        return _queue(match)
+
+
+def analysis_queue(*, match_id: int) -> MatchAnalysis | None:
+    """A match has finished: queue its analysis (the matches app's ``match_finished``)."""
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        if match.status != Match.Status.FINISHED:
+            return None
+        return _queue(match)
+
+
+def analysis_sweep(*, now: datetime | None = None) -> int:
+    """Give each run that died with its process its second start, or fail it after two;
+    return how many were found. Run by beat: the database is the truth about a run."""
+    now = now or timezone.now()
+    stale = now - timedelta(seconds=settings.ANALYSIS_TIME_LIMIT + STALE_AFTER_LIMIT)
+    found = 0
+    for analysis_id in MatchAnalysis.objects.filter(
+        status=MatchAnalysis.Status.RUNNING, started_at__lt=stale
+    ).values_list("pk", flat=True):
+        if analysis_retry_or_fail(
+            analysis_id=analysis_id,
+            message=str(STOPPED),
+        ):
+            found += 1
+    return found
+
+
+def analysis_retry_or_fail(*, analysis_id: int, message: str) -> bool:
+    """A run ended in ``message``: queue the second start, or, after two, fail the
+    analysis with the message. True when it is queued again."""
+    with transaction.atomic():
+        analysis = MatchAnalysis.objects.select_for_update().get(pk=analysis_id)
+        if analysis.status != MatchAnalysis.Status.RUNNING:
+            return False
+        if analysis.attempts >= settings.ANALYSIS_ATTEMPTS:
+            analysis_fail(analysis_id=analysis_id, message=message)
+            return False
+        analysis.status = MatchAnalysis.Status.QUEUED
+        analysis.save(update_fields=["status"])
+        transaction.on_commit(lambda: _send(analysis_id), robust=True)
+        return True
+
+
+def analysis_fail(*, analysis_id: int, message: str) -> None:
+    """The analysis failed for good, saying why (shown as ``error``)."""
+    MatchAnalysis.objects.filter(pk=analysis_id).update(
+        status=MatchAnalysis.Status.FAILED, error=message, finished_at=timezone.now()
+    )
+
+
+def _locked_match(match_id: int) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist:
+        raise NotFound(_("There is no match %(id)s.") % {"id": match_id}) from None
+
+
+def _plays_in(match: Match, user: User) -> bool:
+    player_id = getattr(getattr(user, "player", None), "pk", None)
+    return player_id is not None and player_id in (match.creator_id, match.opponent_id)
+
+
+def _queue(match: Match) -> MatchAnalysis:
+    plies = settings.ANALYSIS_PLIES
+    analysis = MatchAnalysis.objects.select_for_update().filter(match=match).first()
+    if analysis is not None and (
+        analysis.status in (MatchAnalysis.Status.QUEUED, MatchAnalysis.Status.RUNNING)
+        or (analysis.status == MatchAnalysis.Status.DONE and analysis.plies >= plies)
+    ):
+        return analysis
+    analysis = analysis or MatchAnalysis(match=match)
+    analysis.status = MatchAnalysis.Status.QUEUED
+    analysis.progress = 0.0
+    analysis.attempts = 0
+    analysis.error = ""
+    analysis.queued_at = timezone.now()
+    analysis.save()
+    analysis_id = analysis.pk
+    transaction.on_commit(lambda: _send(analysis_id), robust=True)
+    return analysis
+
+
+def _send(analysis_id: int) -> None:
+    send_at(TASK, args=[analysis_id], eta=timezone.now(), queue=settings.ANALYSIS_QUEUE)

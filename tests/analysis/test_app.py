@@ -1,0 +1,211 @@
+"""The analysis app: queued when a match ends, asked for through the API by its players
+or staff, run by the worker's module with the real engine, retried once, then failed."""
+
+import subprocess
+import sys
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from analysis import runner, services, tasks
+from analysis.models import MatchAnalysis
+from matches.demo import play_on
+from tests.matches.conftest import start
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """The analyses whose task was sent (to the broker), in order."""
+    ids = []
+    monkeypatch.setattr(services, "_send", ids.append)
+    return ids
+
+
+@pytest.fixture
+def finished(alice, bob, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        return play_on(start(alice, bob, length=1))
+
+
+def url(match):
+    return f"/api/matches/{match.pk}/analysis/"
+
+
+def run(analysis):
+    return runner.analysis_run(analysis_id=analysis.pk, plies=0)
+
+
+def test_a_finished_match_is_queued_by_itself(alice, bob, sent, django_capture_on_commit_callbacks):
+    match = start(alice, bob, length=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = play_on(match)
+    assert match.status == "finished"
+    analysis = MatchAnalysis.objects.get(match=match)
+    assert analysis.status == "queued" and sent == [analysis.pk]
+
+
+def test_a_player_asks_and_reads_the_analysis(
+    api, alice, sent, finished, django_capture_on_commit_callbacks
+):
+    analysis = MatchAnalysis.objects.get(match=finished)
+    analysis.status = MatchAnalysis.Status.FAILED  # as if it had failed: asking queues it again
+    analysis.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = api.as_user(alice.user).post(url(finished))
+    assert answer.status_code == 202
+    assert answer.json()["status"] == "queued"
+    assert sent == [analysis.pk, analysis.pk]
+    assert run(analysis) == "done"
+    body = api.as_user(alice.user).get(url(finished)).json()
+    assert body["status"] == "done" and body["progress"] == 1.0
+    assert body["engine"].startswith("bgsage ") and body["plies"] == 0
+    assert [p["username"] for p in body["players"]] == ["alice", "bob"]
+    for figures in body["players"]:
+        assert figures["decisions"] > 0 and figures["pr"] >= 0
+        assert figures["checker_pr"] is not None
+    assert [g["number"] for g in body["games"]] == list(range(1, len(body["games"]) + 1))
+    first = body["games"][0]["decisions"][0]
+    assert first["move_number"] == 1 and first["kind"] == "checker"
+    assert set(first) >= {"player", "played", "best", "equity_loss", "mark"}
+    # play_on plays the first legal play: some of them are marked.
+    marks = {d["mark"] for g in body["games"] for d in g["decisions"]}
+    assert marks & {"doubtful", "error", "blunder"}
+
+
+def test_a_done_analysis_is_not_run_again(
+    api, alice, sent, finished, django_capture_on_commit_callbacks
+):
+    analysis = MatchAnalysis.objects.get(match=finished)
+    run(analysis)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = api.as_user(alice.user).post(url(finished))
+    assert answer.status_code == 202 and answer.json()["status"] == "done"
+    assert sent == [analysis.pk]
+
+
+def test_a_deeper_setting_queues_it_again(
+    api, alice, sent, finished, settings, django_capture_on_commit_callbacks
+):
+    analysis = MatchAnalysis.objects.get(match=finished)
+    run(analysis)
+    settings.ANALYSIS_PLIES = 1
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = api.as_user(alice.user).post(url(finished))
+    assert answer.json()["status"] == "queued" and answer.json()["plies"] == 0
+    assert sent == [analysis.pk, analysis.pk]
+
+
+def test_staff_may_ask(api, staff, sent, finished):
+    assert api.as_user(staff.user).post(url(finished)).status_code == 202
+
+
+def test_a_stranger_may_not_ask(api, carol, sent, finished):
+    answer = api.as_user(carol.user).post(url(finished))
+    assert answer.status_code == 403 and answer.json()["error"] == "forbidden"
+
+
+def test_an_unfinished_match_is_not_analysed(api, alice, bob, sent):
+    match = start(alice, bob)
+    answer = api.as_user(alice.user).post(url(match))
+    assert answer.status_code == 409 and answer.json()["error"] == "conflict"
+    assert not MatchAnalysis.objects.exists() and sent == []
+
+
+def test_no_analysis_and_no_match_are_not_found(api, alice, bob):
+    match = start(alice, bob)
+    assert api.as_user(alice.user).get(url(match)).status_code == 404
+    assert api.as_user(alice.user).get("/api/matches/999999/analysis/").status_code == 404
+    assert api.as_user(alice.user).post("/api/matches/999999/analysis/").status_code == 404
+
+
+def test_progress_moves_while_the_engine_runs(finished, monkeypatch):
+    analysis = MatchAnalysis.objects.get(match=finished)
+    seen = []
+    judge_match = runner.judge.analyse_match
+
+    def watched(engine, record, progress):
+        def report(done, total):
+            progress(done, total)
+            seen.append(MatchAnalysis.objects.get(pk=analysis.pk).progress)
+
+        return judge_match(engine, record, report)
+
+    monkeypatch.setattr(runner.judge, "analyse_match", watched)
+    run(analysis)
+    assert seen == sorted(seen) and 0 < seen[0] and seen[-1] < 1
+    assert MatchAnalysis.objects.get(pk=analysis.pk).progress == 1
+
+
+def test_an_engine_error_is_retried_once_then_fails_clearly(finished, sent, monkeypatch):
+    analysis = MatchAnalysis.objects.get(match=finished)
+
+    def crashing(plies):
+        raise RuntimeError("the network file is corrupt")
+
+    monkeypatch.setattr(runner, "engine_at", crashing)
+    tasks.analyse(analysis.pk)
+    analysis.refresh_from_db()
+    assert analysis.status == "queued" and analysis.attempts == 1
+    tasks.analyse(analysis.pk)
+    analysis.refresh_from_db()
+    assert analysis.status == "failed"
+    assert analysis.error == "The engine failed: RuntimeError: the network file is corrupt"
+    assert not analysis.decisions.exists() and not analysis.players.exists()
+
+
+def test_a_run_that_died_with_its_process_is_swept(finished, sent, settings):
+    analysis = MatchAnalysis.objects.get(match=finished)
+    long_ago = timezone.now() - timedelta(seconds=settings.ANALYSIS_TIME_LIMIT + 60)
+    MatchAnalysis.objects.filter(pk=analysis.pk).update(
+        status="running", attempts=1, started_at=long_ago
+    )
+    assert services.analysis_sweep() == 1
+    analysis.refresh_from_db()
+    assert analysis.status == "queued"
+    MatchAnalysis.objects.filter(pk=analysis.pk).update(
+        status="running", attempts=2, started_at=long_ago
+    )
+    assert services.analysis_sweep() == 0
+    analysis.refresh_from_db()
+    assert analysis.status == "failed" and "crash" in analysis.error
+
+
+def test_a_third_start_of_a_crashed_run_fails_it(finished):
+    """A worker killed in the engine gives the task back (acks_late): after two starts
+    the run is failed, not started again."""
+    analysis = MatchAnalysis.objects.get(match=finished)
+    MatchAnalysis.objects.filter(pk=analysis.pk).update(status="running", attempts=2)
+    assert run(analysis) == "failed"
+    analysis.refresh_from_db()
+    assert analysis.status == "failed" and analysis.error
+
+
+def test_a_tavli_match_fails_with_a_clear_message(
+    alice, bob, sent, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = play_on(start(alice, bob, length=1, tavli="greek"))
+    analysis = MatchAnalysis.objects.get(match=match)
+    assert run(analysis) == "failed"
+    analysis.refresh_from_db()
+    assert analysis.error == "Only standard backgammon matches and money sessions are analysed."
+
+
+def test_the_web_never_imports_the_engine():
+    """Loading the URLconf, the WSGI application and every app's tasks leaves bgsage out."""
+    code = (
+        "import os, sys\n"
+        "os.environ['DJANGO_SETTINGS_MODULE'] = 'tests.settings'\n"
+        "import config.wsgi, club.urls\n"
+        "from config.celery import app\n"
+        "app.loader.import_default_modules()\n"
+        "import analysis.tasks\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('bgsage', 'bgbot_cpp',"
+        " 'analysis') ))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = eval(out.stdout)
+    assert "analysis.tasks" in loaded and "analysis.api" in loaded
+    assert not [m for m in loaded if m.startswith(("bgsage", "bgbot_cpp", "analysis.engine"))]
+    assert "analysis.runner" not in loaded

@@ -235,8 +235,8 @@ def chouette_game_record(
     except InvalidGameRecord as error:
         raise Invalid(_("The game cannot be recorded: %(why)s") % {"why": error}) from None
     ids = {name: pk for pk, name in names.items()}
-    return _write_game(
-        locked,
+    return chouette_game_write(
+        locked=locked,
         record=game.to_dict(),
         points={ids[name]: points for name, points in scored.points.items()},
         seats_after=[ids[name] for name in scored.next_seating.players],
@@ -287,8 +287,8 @@ def chouette_game_undo(
             _("Players joined or left after game %(number)s: it can no longer be undone.")
             % {"number": last.number}
         )
-    return _write_game(
-        locked,
+    return chouette_game_write(
+        locked=locked,
         record=last.record,
         points={row.player_id: -row.points for row in last.points.all()},
         seats_after=last.seats_before,
@@ -297,9 +297,9 @@ def chouette_game_undo(
     )
 
 
-def _write_game(
-    locked: Chouette,
+def chouette_game_write(
     *,
+    locked: Chouette,
     record: dict[str, Any],
     points: Mapping[int, int],
     seats_after: list[int],
@@ -313,7 +313,7 @@ def _write_game(
     caller read them with the locked row (``selectors.game_rows``)."""
     seats_before = locked.seats
     number = (selectors.chouette_rows(chouette=locked) if rows is None else rows) + 1
-    _advance(locked, seats=seats_after, **(also or {}))
+    chouette_version_advance(locked=locked, seats=seats_after, **(also or {}))
     row = ChouetteGame.objects.create(
         chouette=locked,
         number=number,
@@ -348,7 +348,7 @@ def chouette_join(
         ) from None
     ids = {**{name: pk for pk, name in names.items()}, player.username: player.pk}
     rows = selectors.chouette_rows(chouette=locked)
-    _advance(locked, seats=[ids[name] for name in seating.players])
+    chouette_version_advance(locked=locked, seats=[ids[name] for name in seating.players])
     Membership.objects.create(chouette=locked, player=player, joined_after=rows)
     return locked
 
@@ -385,7 +385,7 @@ def chouette_leave(
         % {"id": locked.pk, "player": player.display_name},
         by=by,
     )
-    _advance(locked, seats=[ids[name] for name in seating.players])
+    chouette_version_advance(locked=locked, seats=[ids[name] for name in seating.players])
     membership = locked.memberships.get(player=player, left_after__isnull=True)
     membership.left_at, membership.left_after, membership.settlement = timezone.now(), rows, posted
     membership.save(update_fields=["left_at", "left_after", "settlement"])
@@ -407,7 +407,9 @@ def chouette_close(*, chouette: Chouette, by: User, version: int | None = None) 
     posted = _post(
         locked, amounts, memo=_("Chouette #%(id)s: settlement") % {"id": locked.pk}, by=by
     )
-    _advance(locked, status=Chouette.Status.CLOSED, closed_at=timezone.now(), settlement=posted)
+    chouette_version_advance(
+        locked=locked, status=Chouette.Status.CLOSED, closed_at=timezone.now(), settlement=posted
+    )
     if locked.table_id is not None:
         Table.objects.filter(pk=locked.table_id).update(status=Table.Status.CLOSED, deadline=None)
     return Settlement(amounts=amounts, transaction=posted)
@@ -456,8 +458,9 @@ def _between_games(locked: Chouette) -> None:
         raise Conflict(_("A game is being played: players join, leave or close between games."))
 
 
-def _advance(locked: Chouette, **fields: Any) -> None:
-    """Move the version on with a conditional UPDATE, and set ``fields`` with it."""
+def chouette_version_advance(*, locked: Chouette, **fields: Any) -> None:
+    """Move the version of the locked session on with a conditional UPDATE, and set
+    ``fields`` with it (``StaleVersion`` if another request moved it first)."""
     updated = Chouette.objects.filter(pk=locked.pk, version=locked.version).update(
         version=F("version") + 1, **fields
     )

@@ -36,7 +36,7 @@ from club.errors import NotFound, ServiceError
 from club.models import Player
 from club.pages import live_template
 from matches import selectors as match_selectors
-from matches import services as engine
+from matches import table_engine
 from matches.board import Home, board_svg, can_confirm, landing_steps, picture_for
 from matches.models import PlaySettings
 
@@ -557,7 +557,11 @@ def _home(me: Player) -> Home:
 
 def _seconds_left(deadline: datetime | None) -> float | None:
     """What the turn's clock has left, on the services' clock (the page counts it down)."""
-    return None if deadline is None else max((deadline - engine.clock_now()).total_seconds(), 0.0)
+    return (
+        None
+        if deadline is None
+        else max((deadline - table_engine.clock_now()).total_seconds(), 0.0)
+    )
 
 
 def _online_or_404(pk: int) -> Chouette:

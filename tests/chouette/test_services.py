@@ -444,7 +444,7 @@ def test_a_request_that_lost_the_race_for_the_version_writes_nothing(open_chouet
     locked = Chouette.objects.get(pk=chouette.pk)
     locked.version = 0
     with pytest.raises(services.StaleVersion):
-        services._advance(locked, seats=[])
+        services.chouette_version_advance(locked=locked, seats=[])
     chouette.refresh_from_db()
     assert chouette.version == 1 and len(chouette.seats) == 4
 

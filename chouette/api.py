@@ -440,15 +440,13 @@ class ChouetteCreateView(APIView):
         data.is_valid(raise_exception=True)
         values = data.validated_data
         order = values.get("order")
+        players = [club_selectors.player_get(username=name) for name in values["players"]]
+        seated = None if order is None else [club_selectors.player_get(username=n) for n in order]
+        options = services.ChouetteOptions(
+            stake=values["stake"], mode=values["mode"], **values.get("options", {})
+        )
         chouette = services.chouette_create(
-            players=[club_selectors.player_get(username=name) for name in values["players"]],
-            order=None
-            if order is None
-            else [club_selectors.player_get(username=name) for name in order],
-            stake=values["stake"],
-            mode=values["mode"],
-            recorded_by=member(request.user),
-            **values.get("options", {}),
+            players=players, order=seated, recorded_by=member(request.user), options=options
         )
         return Response(
             ChouetteOutput(chouette_card(chouette)).data, status=status.HTTP_201_CREATED

@@ -525,18 +525,19 @@ class MatchCreateView(APIView):
         data.is_valid(raise_exception=True)
         values = data.validated_data
         opponent = values.get("opponent")
-        match = services.match_create(
-            creator=_player(member(request.user)),
-            opponent=None if opponent is None else club_selectors.player_get(username=opponent),
+        creator = _player(member(request.user))
+        invited = None if opponent is None else club_selectors.player_get(username=opponent)
+        options = services.MatchOptions(
             length=values["length"],
             rated=values.get("rated", values["length"] > 0),
             clock=values["clock"],
             stake=values.get("stake"),
-            options=values.get("options"),
+            game_options=values.get("options"),
             tavli=values.get("tavli"),
             on_timeout=values["on_timeout"],
             seed=values["seed"],
         )
+        match = services.match_create(creator=creator, opponent=invited, options=options)
         return Response(MatchOutput(match).data, status=status.HTTP_201_CREATED)
 
 

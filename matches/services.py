@@ -158,71 +158,85 @@ def _seed(seed: str) -> str:
     return seed
 
 
+@dataclass(frozen=True, kw_only=True)
+class MatchOptions:
+    """What a match is created with, checked once here when made (``Invalid``): built by
+    the API's serializer, the page's form, a tournament's pairing and the demo alike.
+    ``length`` points (0: a money session at ``stake`` per point); ``game_options`` the
+    API's ``options`` (``jacoby``, ``beavers``, ``automatic_doubles``,
+    ``backgammon_value``, ``variant``); ``tavli`` ``"greek"`` or ``"bulgarian"``: a tavli
+    match, its games in that order (TM1); ``on_timeout`` ``autoplay`` (unrated matches
+    only): a side out of time is played for instead of losing; ``seed`` the creator's
+    part of the client seed. ``spec`` and ``state`` are read from them: the clock and
+    the match's starting state."""
+
+    length: int
+    rated: bool = True
+    clock: str | Mapping[str, Any] = "none"
+    stake: Decimal | None = None
+    game_options: Mapping[str, Any] | None = None
+    tavli: str | None = None
+    on_timeout: str = Table.OnTimeout.FORFEIT
+    seed: str = ""
+    spec: clocks.ClockSpec = field(init=False, repr=False, compare=False)
+    state: MatchState = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        length, rated, stake = self.length, self.rated, self.stake
+        if isinstance(length, bool) or not isinstance(length, int):
+            raise Invalid(_("The match length is a whole number of points."))
+        if not 0 <= length <= club_services.MAX_MATCH_LENGTH:
+            raise Invalid(
+                _("The match length is between 1 and %(most)s points (0: a money session).")
+                % {"most": club_services.MAX_MATCH_LENGTH}
+            )
+        if length == 0 and rated:
+            raise Invalid(_("A money session is never rated."))
+        if length == 0:
+            if stake is None:
+                raise Invalid(_("A money session needs a stake per point."))
+            stake = club_services.money_check(amount=stake, positive=True)
+            if stake > MAX_STAKE:
+                raise Invalid(_("The stake is at most %(most)s a point.") % {"most": MAX_STAKE})
+            object.__setattr__(self, "stake", stake)
+        elif stake is not None:
+            raise Invalid(_("Only a money session has a stake."))
+        if self.on_timeout not in Table.OnTimeout.values:
+            raise Invalid(_("On timeout: forfeit or autoplay."))
+        if self.on_timeout == Table.OnTimeout.AUTOPLAY and rated:
+            raise Invalid(_("Only an unrated match plays on for a side out of time."))
+        try:
+            object.__setattr__(self, "spec", clocks.clock_spec(self.clock))
+        except ValueError as exc:
+            raise Invalid(str(exc)) from None
+        state = _state(self.game_options, length=length, tavli=self.tavli)
+        object.__setattr__(self, "state", state)
+        _seed(self.seed)
+
+
 @transaction.atomic
-def match_create(
-    *,
-    creator: Player,
-    opponent: Player | None,
-    length: int,
-    rated: bool = True,
-    clock: str | Mapping[str, Any] = "none",
-    stake: Decimal | None = None,
-    options: Mapping[str, Any] | None = None,
-    tavli: str | None = None,
-    on_timeout: str = Table.OnTimeout.FORFEIT,
-    seed: str = "",
-) -> Match:
-    """Invite ``opponent`` to a match to ``length`` points (0: a money session at
-    ``stake`` per point), or with ``opponent`` None open a challenge any member may
-    accept. The dice commitment is public from now on; ``seed`` is the creator's part of
-    the client seed. ``tavli`` ``"greek"`` or ``"bulgarian"``: a tavli match, its games
-    in that order (TM1). ``on_timeout`` ``autoplay`` (unrated matches only): a side out of
-    time is played for instead of losing. Raises ``Invalid``."""
+def match_create(*, creator: Player, opponent: Player | None, options: MatchOptions) -> Match:
+    """Invite ``opponent`` to a match as ``options`` say, or with ``opponent`` None open a
+    challenge any member may accept. The dice commitment is public from now on. Raises
+    ``Invalid``."""
     if opponent is not None and opponent.pk == creator.pk:
         raise Invalid(_("A player cannot play a match against themself."))
-    if isinstance(length, bool) or not isinstance(length, int):
-        raise Invalid(_("The match length is a whole number of points."))
-    if not 0 <= length <= club_services.MAX_MATCH_LENGTH:
-        raise Invalid(
-            _("The match length is between 1 and %(most)s points (0: a money session).")
-            % {"most": club_services.MAX_MATCH_LENGTH}
-        )
-    if length == 0 and rated:
-        raise Invalid(_("A money session is never rated."))
-    if length == 0:
-        if stake is None:
-            raise Invalid(_("A money session needs a stake per point."))
-        stake = club_services.money_check(amount=stake, positive=True)
-        if stake > MAX_STAKE:
-            raise Invalid(_("The stake is at most %(most)s a point.") % {"most": MAX_STAKE})
-    elif stake is not None:
-        raise Invalid(_("Only a money session has a stake."))
-    if on_timeout not in Table.OnTimeout.values:
-        raise Invalid(_("On timeout: forfeit or autoplay."))
-    if on_timeout == Table.OnTimeout.AUTOPLAY and rated:
-        raise Invalid(_("Only an unrated match plays on for a side out of time."))
-    try:
-        spec = clocks.clock_spec(clock)
-    except ValueError as exc:
-        raise Invalid(str(exc)) from None
-    state = _state(options, length=length, tavli=tavli)
     server_seed = core_dice.new_server_seed()
-    table = Table.objects.create(delay=spec.delay, on_timeout=on_timeout)
-    match = Match.objects.create(
+    table = Table.objects.create(delay=options.spec.delay, on_timeout=options.on_timeout)
+    return Match.objects.create(
         table=table,
         creator=creator,
         opponent=opponent,
-        length=length,
-        rated=rated,
-        stake=stake,
-        options=dict(options or {}),
-        clock=spec.to_json(),
-        state=state.to_dict(),
+        length=options.length,
+        rated=options.rated,
+        stake=options.stake,
+        options=dict(options.game_options or {}),
+        clock=options.spec.to_json(),
+        state=options.state.to_dict(),
         server_seed=server_seed,
         commitment=core_dice.commitment(server_seed),
-        client_seed=_seed(seed),
+        client_seed=options.seed,
     )
-    return match
 
 
 # What a locked match is read with: its players, their users (the answer's names) and

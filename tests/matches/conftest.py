@@ -58,7 +58,9 @@ def carol(make_player):
 def start(creator, opponent, **kwargs):
     """A match created by ``creator`` and accepted by ``opponent``."""
     kwargs.setdefault("length", 3)
-    match = services.match_create(creator=creator, opponent=opponent, **kwargs)
+    kwargs["game_options"] = kwargs.pop("options", None)
+    options = services.MatchOptions(**kwargs)
+    match = services.match_create(creator=creator, opponent=opponent, options=options)
     return services.match_accept(match=match, player=opponent)
 
 

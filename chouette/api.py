@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
-from rest_framework import generics, serializers, status
+from rest_framework import generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -32,7 +32,7 @@ from club.api_base import (
 )
 from club.auth import member
 from club.errors import Conflict, Forbidden, NotFound
-from matches.api import RESIGNATION_VALUES
+from matches.api import RESIGNATION_VALUES, created, input_values
 
 # A cube value (API.md's ``stake`` of a member): 1, 2, 4, ... up to this.
 MAX_CUBE = 1024
@@ -436,9 +436,7 @@ class ChouetteCreateView(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = ChouetteInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
+        values = input_values(ChouetteInput, request)
         order = values.get("order")
         players = [club_selectors.player_get(username=name) for name in values["players"]]
         seated = None if order is None else [club_selectors.player_get(username=n) for n in order]
@@ -448,9 +446,7 @@ class ChouetteCreateView(APIView):
         chouette = services.chouette_create(
             players=players, order=seated, recorded_by=member(request.user), options=options
         )
-        return Response(
-            ChouetteOutput(chouette_card(chouette)).data, status=status.HTTP_201_CREATED
-        )
+        return created(ChouetteOutput(chouette_card(chouette)).data)
 
 
 # Games ---------------------------------------------------------------------------------

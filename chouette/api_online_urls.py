@@ -5,15 +5,11 @@ from django.urls import path
 
 from chouette import api_online
 from club.api_base import Operations
+from matches.api import action_urls
 
 urlpatterns = [
-    *(
-        path(
-            f"chouettes/<id:pk>/{view.action}/",
-            view.as_view(),
-            name=f"api-chouette-{view.action}",
-        )
-        for view in api_online.ACTION_VIEWS
+    *action_urls(
+        path_prefix="chouettes", name_prefix="api-chouette", views=api_online.ACTION_VIEWS
     ),
     path(
         "chouettes/<id:pk>/start/",

@@ -11,14 +11,7 @@ urlpatterns = [
     path("matches/<id:pk>/", api.MatchDetailView.as_view(), name="api-match"),
     path("matches/<id:pk>/accept/", api.MatchAcceptView.as_view(), name="api-match-accept"),
     path("matches/<id:pk>/decline/", api.MatchDeclineView.as_view(), name="api-match-decline"),
-    *(
-        path(
-            f"matches/<id:pk>/{view.action}/",
-            view.as_view(),
-            name=f"api-match-{view.action}",
-        )
-        for view in api.ACTION_VIEWS
-    ),
+    *api.action_urls(path_prefix="matches", name_prefix="api-match", views=api.ACTION_VIEWS),
     path("matches/<id:pk>/abandon/", api.MatchAbandonView.as_view(), name="api-match-abandon"),
     path("matches/<id:pk>/export.mat", api.MatchExportView.as_view(), name="api-match-export"),
     path(

@@ -32,7 +32,7 @@ from club.api_base import (
 )
 from club.auth import member
 from club.errors import Conflict, Forbidden, NotFound
-from matches.api import RESIGNATION_VALUES, created, input_values
+from matches.api import RESIGNATION_VALUES, created, input_values, text_list
 
 # A cube value (API.md's ``stake`` of a member): 1, 2, 4, ... up to this.
 MAX_CUBE = 1024
@@ -128,12 +128,11 @@ class OnlineResignationOutput(serializers.Serializer[dict[str, Any]]):
             "the captain's, for the team, the box answering each contract."
         ),
     )
-    contracts = serializers.ListField(
-        child=serializers.CharField(),
-        help_text=gettext_lazy(
+    contracts = text_list(
+        gettext_lazy(
             "The members whose contracts still wait on an answer, in line order (the box "
             "answers the team's the first of them next)."
-        ),
+        )
     )
     offered_at = serializers.IntegerField(
         help_text=gettext_lazy("The turn_no an answer to it carries.")
@@ -150,12 +149,11 @@ class OnlineGameOutput(serializers.Serializer[dict[str, Any]]):
     phase = serializers.ChoiceField(
         choices=["roll", "move", "take_or_pass", "resign_offered", "over"]
     )
-    awaiting = serializers.ListField(
-        child=serializers.CharField(),
-        help_text=gettext_lazy(
+    awaiting = text_list(
+        gettext_lazy(
             "Who must act now: the box or the captain to roll or move, each member who "
             "still owes an answer to a double (the box for the team's doubles)."
-        ),
+        )
     )
     captain = serializers.CharField(
         allow_null=True, help_text=gettext_lazy("Who moves for the team now (H7).")
@@ -180,15 +178,9 @@ class ChouetteOutput(serializers.Serializer[dict[str, Any]]):
     options = ChouetteOptionsOutput()
     box = serializers.CharField()
     captain = serializers.CharField()
-    line = serializers.ListField(
-        child=serializers.CharField(),
-        help_text=gettext_lazy("The team: the captain first, then the crew in order."),
-    )
+    line = text_list(gettext_lazy("The team: the captain first, then the crew in order."))
     partner = serializers.CharField(allow_null=True)
-    players = serializers.ListField(
-        child=serializers.CharField(),
-        help_text=gettext_lazy("Everyone seated: the box first, then in line order."),
-    )
+    players = text_list(gettext_lazy("Everyone seated: the box first, then in line order."))
     scores = serializers.DictField(
         child=serializers.IntegerField(),
         help_text=gettext_lazy("Each seated player's points over the session."),

@@ -5,16 +5,13 @@ from django.urls import path
 
 from chouette import api_online
 from club.api_base import Operations
-from matches.api import action_urls
+from matches.api import table_urls
 
 urlpatterns = [
-    *action_urls(
-        path_prefix="chouettes", name_prefix="api-chouette", views=api_online.ACTION_VIEWS
-    ),
-    path(
-        "chouettes/<id:pk>/start/",
-        api_online.ChouetteStartView.as_view(),
-        name="api-chouette-start",
+    *table_urls(
+        path_prefix="chouettes",
+        name_prefix="api-chouette",
+        views={**api_online.ACTION_VIEWS, "start": api_online.ChouetteStartView},
     ),
     path(
         "chouettes/<id:pk>/proposals/",

@@ -7,7 +7,7 @@ answer the match as ``MatchOutput`` says (``selectors.match_detail``). The conve
 docs/api.md's.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -236,6 +236,12 @@ class PlaySettingsInput(InputSerializer):
 # Outputs ------------------------------------------------------------------------------
 
 
+def text_list(help_text: StrOrPromise) -> serializers.ListField:
+    """An answer's list of strings (names, plays, steps), documented: the matches' and
+    the chouettes'."""
+    return serializers.ListField(child=serializers.CharField(), help_text=help_text)
+
+
 class CubeOutput(serializers.Serializer[dict[str, Any]]):
     value = serializers.IntegerField()
     owner = serializers.CharField(allow_null=True)
@@ -303,14 +309,10 @@ class GameOutput(serializers.Serializer[dict[str, Any]]):
             "from the view of the side on turn."
         ),
     )
-    legal_plays = serializers.ListField(
-        child=serializers.CharField(),
-        help_text=gettext_lazy("Every distinct legal play (empty when the dice cannot be played)."),
+    legal_plays = text_list(
+        gettext_lazy("Every distinct legal play (empty when the dice cannot be played).")
     )
-    pending = serializers.ListField(
-        child=serializers.CharField(),
-        help_text=gettext_lazy("The steps played this turn and not yet confirmed (T3)."),
-    )
+    pending = text_list(gettext_lazy("The steps played this turn and not yet confirmed (T3)."))
     remaining_dice = serializers.ListField(
         child=serializers.IntegerField(),
         help_text=gettext_lazy("The dice of this roll the pending steps have not used."),
@@ -333,10 +335,7 @@ class MatchOutput(serializers.Serializer[Match]):
 
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Match.Status.choices)
-    players = serializers.ListField(
-        child=serializers.CharField(),
-        help_text=gettext_lazy("The first player first; an open challenge has one."),
-    )
+    players = text_list(gettext_lazy("The first player first; an open challenge has one."))
     length = serializers.IntegerField(help_text=gettext_lazy("0: a money session."))
     rated = serializers.BooleanField()
     stake = MoneyField(allow_null=True)
@@ -655,10 +654,11 @@ def action_views(
     output: type[serializers.BaseSerializer[Any]],
     refusal: StrOrPromise,
     actions: Sequence[ActionSpec],
-) -> tuple[type[TableActionView], ...]:
+) -> dict[str, type[APIView]]:
     """The view class of each of ``actions`` at an ``owner``'s table (``Match``,
-    ``Chouette``), each documented in the schema: read the input, ``act``, answer."""
-    views = []
+    ``Chouette``), by its action, each documented in the schema: read the input,
+    ``act``, answer (their URL patterns: ``table_urls``)."""
+    views: dict[str, type[APIView]] = {}
     for spec in actions:
         name = owner + spec.action.title().replace("_", "") + "View"
         attributes = {
@@ -671,22 +671,23 @@ def action_views(
         schema = extend_schema(
             request=spec.input_class, responses={200: output}, description=spec.description
         )
-        views.append(extend_schema_view(post=schema)(view))
-    return tuple(views)
+        views[spec.action] = extend_schema_view(post=schema)(view)
+    return views
 
 
-def action_urls(
-    *, path_prefix: str, name_prefix: str, views: Sequence[type[TableActionView]]
+def table_urls(
+    *, path_prefix: str, name_prefix: str, views: Mapping[str, type[APIView]]
 ) -> list[URLPattern]:
-    """The URL patterns of a table owner's action views: ``<path_prefix>/{id}/<action>/``,
-    each named ``<name_prefix>-<action>``."""
+    """The URL patterns of the views on one of a table owner's objects (its actions
+    among them: ``action_views``): ``<path_prefix>/{id}/<part>/``, each named
+    ``<name_prefix>-<part>`` (``/`` in a part as ``-``)."""
     return [
         path(
-            f"{path_prefix}/<id:pk>/{view.action}/",
+            f"{path_prefix}/<id:pk>/{part}/",
             view.as_view(),
-            name=f"{name_prefix}-{view.action}",
+            name=f"{name_prefix}-{part.replace('/', '-')}",
         )
-        for view in views
+        for part, view in views.items()
     ]
 
 

@@ -6,6 +6,15 @@ from chouette import api
 from club.api_base import Operations
 from matches.api import table_urls
 
+# The views on one session, by the last part of their path.
+SESSION_VIEWS = {
+    "games/undo": api.GameUndoView,
+    "join": api.JoinView,
+    "leave": api.LeaveView,
+    "close": api.CloseView,
+    "dice": api.DiceView,
+}
+
 urlpatterns = [
     path(
         "chouettes/",
@@ -18,15 +27,5 @@ urlpatterns = [
         Operations(api.GameListView, api.GameRecordView),
         name="api-chouette-games",
     ),
-    *table_urls(
-        path_prefix="chouettes",
-        name_prefix="api-chouette",
-        views={
-            "games/undo": api.GameUndoView,
-            "join": api.JoinView,
-            "leave": api.LeaveView,
-            "close": api.CloseView,
-            "dice": api.DiceView,
-        },
-    ),
+    *table_urls(path_prefix="chouettes", name_prefix="api-chouette", views=SESSION_VIEWS),
 ]

@@ -2,24 +2,24 @@
 under /api/ by the project's URLconf."""
 
 from django.urls import path
+from rest_framework.views import APIView
 
 from club.api_base import Operations
 from matches import api
 
+# The views on one match (its board's actions among them), by the last part of their path.
+MATCH_VIEWS: dict[str, type[APIView]] = {
+    "accept": api.MatchAcceptView,
+    "decline": api.MatchDeclineView,
+    **api.ACTION_VIEWS,
+    "abandon": api.MatchAbandonView,
+    "dice": api.MatchDiceView,
+}
+
 urlpatterns = [
     path("matches/", Operations(api.MatchListView, api.MatchCreateView), name="api-matches"),
     path("matches/<id:pk>/", api.MatchDetailView.as_view(), name="api-match"),
-    *api.table_urls(
-        path_prefix="matches",
-        name_prefix="api-match",
-        views={
-            "accept": api.MatchAcceptView,
-            "decline": api.MatchDeclineView,
-            **api.ACTION_VIEWS,
-            "abandon": api.MatchAbandonView,
-            "dice": api.MatchDiceView,
-        },
-    ),
+    *api.table_urls(path_prefix="matches", name_prefix="api-match", views=MATCH_VIEWS),
     path("matches/<id:pk>/export.mat", api.MatchExportView.as_view(), name="api-match-export"),
     path(
         "matches/<id:pk>/export.txt",

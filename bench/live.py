@@ -277,7 +277,8 @@ def main() -> None:
             PlayerFactory(user=UserFactory(username=f"p{number}{side}")) for side in "ab"
         )
         people[first.username], people[second.username] = first, second
-        match = services.match_create(creator=first, opponent=second, length=7, rated=False)
+        options = services.MatchOptions(length=7, rated=False)
+        match = services.match_create(creator=first, opponent=second, options=options)
         match = services.match_accept(match=match, player=second)
         boards.append(Board(match, f"table:{match.table_id}", match.table.version))
     watchers = [PlayerFactory(user=UserFactory(username=f"w{n}")) for n in range(args.boards)]

@@ -65,10 +65,10 @@ LAYERS = (
     ("match read by the view", "matches.api", "_match_get"),
     ("the service (transaction)", "matches.services", "match_act"),
     ("  lock + read table, match", "matches.services", "_locked"),
-    ("  load Game/MatchState", "matches.services", "_Work.__post_init__"),
-    ("  the core's action", "matches.services", "rules_apply"),
+    ("  load Game/MatchState", "matches.services", "MatchTurn.__post_init__"),
+    ("  the core's action", "matches.table_engine", "rules_apply"),
     ("  play settings read", "matches.services", "_settings"),
-    ("  write table, log, match", "matches.services", "_save"),
+    ("  write table, log, match", "matches.services", "MatchTurn.save"),
     ("answer: match_detail", "matches.selectors", "match_detail"),
     ("  legal plays", "backgammon.game", "Game.legal_plays"),
     ("  position and match IDs", "matches.selectors", "_ids"),
@@ -77,7 +77,7 @@ LAYERS = (
     ("JSON rendering", "rest_framework.renderers", "JSONRenderer.render"),
     ("state handed to live (cache)", "web.live", "state_share"),
     ("request log line", "logging", "Logger.info"),
-    ("Celery send (timeout task)", "matches.services", "_schedule"),
+    ("Celery send (timeout task)", "matches.table_engine", "_schedule"),
     ("database: every query", "django.db.backends.utils", "CursorWrapper._execute"),
     ("database: connection setup", "django.db.backends.base.base", "BaseDatabaseWrapper.connect"),
     ("database: connection close", "django.db.backends.base.base", "BaseDatabaseWrapper.close"),
@@ -370,25 +370,25 @@ def live_requests(clients: list[tuple[str, Any]], count: int, cprofile: int) -> 
 def timeouts(clients: list[tuple[str, Any]], count: int) -> None:
     """CPU of ``count`` timeouts, as the clock worker applies them: each match on a short
     clock is started through the API, then lost on time (the forfeit, the result, both
-    ratings) by ``services.table_timeout`` with the services' clock moved past it."""
+    ratings) by ``table_engine.table_timeout`` with the engine's clock moved past it."""
     from datetime import timedelta
 
     from django.db import connection
     from django.utils import timezone
 
-    from matches import services
+    from matches import table_engine
     from matches.models import Table
 
     short_clock = {"delay": 1, "reserve": 1}
     tables = [match_started(clients, short_clock)["id"] for _ in range(count)]
     due = Table.objects.filter(match__pk__in=tables).values_list("pk", "turn_no")
     later = timezone.now() + timedelta(seconds=5)
-    services.clock_now = lambda: later  # type: ignore[assignment]  # past every deadline
+    table_engine.clock_now = lambda: later  # type: ignore[assignment]  # past every deadline
     cpu, applied = 0.0, 0
     for pk, turn_no in due:
         connection.close()
         started = time.thread_time()
-        applied += services.table_timeout(table_id=pk, turn_no=turn_no)
+        applied += table_engine.table_timeout(table_id=pk, turn_no=turn_no)
         cpu += time.thread_time() - started
     print(f"{applied} timeouts applied; CPU per timeout {1000 * cpu / max(1, applied):.2f} ms")
 

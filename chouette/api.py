@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
-from rest_framework import generics, serializers, status
+from rest_framework import generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -25,7 +25,7 @@ from chouette.models import Chouette, ChouetteGame
 from club import selectors as club_selectors
 from club.api_money import MoneyField, MoneyInputField
 from club.auth import member
-from matches.api import RESIGNATION_VALUES
+from matches.api import RESIGNATION_VALUES, created, input_values, text_list
 from web.api_base import (
     InputSerializer,
     UsernameField,
@@ -127,12 +127,11 @@ class OnlineResignationOutput(serializers.Serializer[dict[str, Any]]):
             "the captain's, for the team, the box answering each contract."
         ),
     )
-    contracts = serializers.ListField(
-        child=serializers.CharField(),
-        help_text=gettext_lazy(
+    contracts = text_list(
+        gettext_lazy(
             "The members whose contracts still wait on an answer, in line order (the box "
             "answers the team's the first of them next)."
-        ),
+        )
     )
     offered_at = serializers.IntegerField(
         help_text=gettext_lazy("The turn_no an answer to it carries.")
@@ -149,12 +148,11 @@ class OnlineGameOutput(serializers.Serializer[dict[str, Any]]):
     phase = serializers.ChoiceField(
         choices=["roll", "move", "take_or_pass", "resign_offered", "over"]
     )
-    awaiting = serializers.ListField(
-        child=serializers.CharField(),
-        help_text=gettext_lazy(
+    awaiting = text_list(
+        gettext_lazy(
             "Who must act now: the box or the captain to roll or move, each member who "
             "still owes an answer to a double (the box for the team's doubles)."
-        ),
+        )
     )
     captain = serializers.CharField(
         allow_null=True, help_text=gettext_lazy("Who moves for the team now (H7).")
@@ -179,15 +177,9 @@ class ChouetteOutput(serializers.Serializer[dict[str, Any]]):
     options = ChouetteOptionsOutput()
     box = serializers.CharField()
     captain = serializers.CharField()
-    line = serializers.ListField(
-        child=serializers.CharField(),
-        help_text=gettext_lazy("The team: the captain first, then the crew in order."),
-    )
+    line = text_list(gettext_lazy("The team: the captain first, then the crew in order."))
     partner = serializers.CharField(allow_null=True)
-    players = serializers.ListField(
-        child=serializers.CharField(),
-        help_text=gettext_lazy("Everyone seated: the box first, then in line order."),
-    )
+    players = text_list(gettext_lazy("Everyone seated: the box first, then in line order."))
     scores = serializers.DictField(
         child=serializers.IntegerField(),
         help_text=gettext_lazy("Each seated player's points over the session."),
@@ -435,23 +427,17 @@ class ChouetteCreateView(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = ChouetteInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
+        values = input_values(ChouetteInput, request)
         order = values.get("order")
+        players = [club_selectors.player_get(username=name) for name in values["players"]]
+        seated = None if order is None else [club_selectors.player_get(username=n) for n in order]
+        options = services.ChouetteOptions(
+            stake=values["stake"], mode=values["mode"], **values.get("options", {})
+        )
         chouette = services.chouette_create(
-            players=[club_selectors.player_get(username=name) for name in values["players"]],
-            order=None
-            if order is None
-            else [club_selectors.player_get(username=name) for name in order],
-            stake=values["stake"],
-            mode=values["mode"],
-            recorded_by=member(request.user),
-            **values.get("options", {}),
+            players=players, order=seated, recorded_by=member(request.user), options=options
         )
-        return Response(
-            ChouetteOutput(chouette_card(chouette)).data, status=status.HTTP_201_CREATED
-        )
+        return created(ChouetteOutput(chouette_card(chouette)).data)
 
 
 # Games ---------------------------------------------------------------------------------

@@ -8,10 +8,10 @@ or a selector, answer the chouette with its game as ``GET /api/chouettes/{id}/``
 (``chouette.api.ChouetteOutput``). The conventions are docs/api.md's.
 """
 
+from typing import Any
+
 from django.contrib.auth.models import User
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django_stubs_ext import StrOrPromise
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -23,8 +23,17 @@ from chouette.api import ChouetteOutput, chouette_card
 from chouette.models import Chouette, Proposal
 from club.auth import member
 from club.models import Player
-from matches import api as matches_api
-from matches.api import GAME_ERRORS, MoveInput, ResignInput, TurnInput
+from matches.api import (
+    GAME_ERRORS,
+    ActionSpec,
+    MoveInput,
+    ResignInput,
+    TurnInput,
+    action_views,
+    created,
+    input_values,
+    player_of,
+)
 from web import live
 from web.api_base import UsernameField
 from web.errors import Conflict, Forbidden, NotFound
@@ -86,11 +95,12 @@ def _chouette(pk: int) -> Chouette:
     return Chouette(pk=pk)
 
 
+# Who plays a chouette is a club player; anyone else is refused with this.
+PLAYERS_ONLY = gettext_lazy("Only the club's players play chouettes.")
+
+
 def _player(user: User) -> Player:
-    try:
-        return user.player
-    except Player.DoesNotExist:
-        raise Forbidden(_("Only the club's players play chouettes.")) from None
+    return player_of(user, refusal=PLAYERS_ONLY)
 
 
 def _answer(chouette: Chouette) -> Response:
@@ -102,106 +112,93 @@ def _answer(chouette: Chouette) -> Response:
     return Response(body)
 
 
-class ChouetteActionView(APIView):
-    """The base of each action at an online chouette's board: one subclass, one
-    operation, each with its own input. The service checks who acts, the phase and the
-    ``turn_no``."""
-
-    action: str  # the path's last part: /api/chouettes/{id}/<action>/
-    input_class: type[TurnInput] = TurnInput
-    raises = GAME_ERRORS
-
-    def post(self, request: Request, pk: int) -> Response:
-        turn_no, values = self.input_class.read(request)
-        chouette = online.chouette_act(
-            chouette=_chouette(pk),
-            player=_player(member(request.user)),
-            act=self.action,
-            turn_no=turn_no,
-            **values,
+def _chouette_act(
+    *, pk: int, player: Player, action: str, turn_no: int, values: dict[str, Any]
+) -> Response:
+    """A member's action in the session's online game (``chouette_act``)."""
+    return _answer(
+        online.chouette_act(
+            chouette=_chouette(pk), player=player, act=action, turn_no=turn_no, **values
         )
-        return _answer(chouette)
-
-
-def action_view(
-    action: str, description: StrOrPromise, input_class: type[TurnInput] = TurnInput
-) -> type[ChouetteActionView]:
-    """The view class of one action at the board, documented in the schema."""
-    return matches_api.action_view(
-        action, description, input_class, base=ChouetteActionView, output=ChouetteOutput
     )
 
 
-ACTION_VIEWS: tuple[type[ChouetteActionView], ...] = (
-    action_view(
-        "roll",
-        gettext_lazy(
-            "Roll: the box, or the captain for the team (H2); the captain's roll sends the "
-            "team's doubles to the box first, when some wait."
+ACTION_VIEWS = action_views(
+    owner="Chouette",
+    act=_chouette_act,
+    output=ChouetteOutput,
+    refusal=PLAYERS_ONLY,
+    actions=(
+        ActionSpec(
+            "roll",
+            gettext_lazy(
+                "Roll: the box, or the captain for the team (H2); the captain's roll sends the "
+                "team's doubles to the box first, when some wait."
+            ),
         ),
-    ),
-    action_view(
-        "move",
-        gettext_lazy("Play the whole turn: the box, or the captain for the team (H2)."),
-        MoveInput,
-    ),
-    action_view(
-        "double",
-        gettext_lazy(
-            "Double before the roll: the box, to all or (multiple cubes) to the members "
-            "in to; a member on the team's turn, on their own cube (H8), or their part of "
-            "the team's unanimous double (one cube, H4)."
+        ActionSpec(
+            "move",
+            gettext_lazy("Play the whole turn: the box, or the captain for the team (H2)."),
+            MoveInput,
         ),
-        DoubleInput,
-    ),
-    action_view(
-        "take",
-        gettext_lazy(
-            "Take the double on your own cube (a member), or the next team double in line "
-            "(the box, H10); turn_no is the double's."
+        ActionSpec(
+            "double",
+            gettext_lazy(
+                "Double before the roll: the box, to all or (multiple cubes) to the members "
+                "in to; a member on the team's turn, on their own cube (H8), or their part of "
+                "the team's unanimous double (one cube, H4)."
+            ),
+            DoubleInput,
         ),
-        AnswerInput,
-    ),
-    action_view(
-        "pass",
-        gettext_lazy(
-            "Pass the double on your own cube: you pay your stake before it and are out "
-            "of this game (H5); the box passes the next team double in line."
+        ActionSpec(
+            "take",
+            gettext_lazy(
+                "Take the double on your own cube (a member), or the next team double in line "
+                "(the box, H10); turn_no is the double's."
+            ),
+            AnswerInput,
         ),
-        AnswerInput,
-    ),
-    action_view(
-        "beaver",
-        gettext_lazy("Take and redouble at once (C5: beavers on, multiple cubes for members)."),
-        AnswerInput,
-    ),
-    action_view(
-        "resign",
-        gettext_lazy(
-            "Offer to resign a single, a gammon or a backgammon a cube (S4), on your side's "
-            "turn: the box to every member still in the game, each answering for their own "
-            "contract; the captain for the team (H2), the box answering each contract in "
-            "line order."
+        ActionSpec(
+            "pass",
+            gettext_lazy(
+                "Pass the double on your own cube: you pay your stake before it and are out "
+                "of this game (H5); the box passes the next team double in line."
+            ),
+            AnswerInput,
         ),
-        ResignInput,
-    ),
-    action_view(
-        "accept_resign",
-        gettext_lazy(
-            "Accept the resignation offered to you: a member for their own contract, the "
-            "box for the team's next contract in line; that contract is settled (S4). "
-            "turn_no is the offer's."
+        ActionSpec(
+            "beaver",
+            gettext_lazy("Take and redouble at once (C5: beavers on, multiple cubes for members)."),
+            AnswerInput,
         ),
-        AnswerInput,
-    ),
-    action_view(
-        "reject_resign",
-        gettext_lazy(
-            "Reject the resignation offered to you (a member: for your own contract; the "
-            "box: for the team's next contract in line), which plays on (S4). turn_no is "
-            "the offer's."
+        ActionSpec(
+            "resign",
+            gettext_lazy(
+                "Offer to resign a single, a gammon or a backgammon a cube (S4), on your side's "
+                "turn: the box to every member still in the game, each answering for their own "
+                "contract; the captain for the team (H2), the box answering each contract in "
+                "line order."
+            ),
+            ResignInput,
         ),
-        AnswerInput,
+        ActionSpec(
+            "accept_resign",
+            gettext_lazy(
+                "Accept the resignation offered to you: a member for their own contract, the "
+                "box for the team's next contract in line; that contract is settled (S4). "
+                "turn_no is the offer's."
+            ),
+            AnswerInput,
+        ),
+        ActionSpec(
+            "reject_resign",
+            gettext_lazy(
+                "Reject the resignation offered to you (a member: for your own contract; the "
+                "box: for the team's next contract in line), which plays on (S4). turn_no is "
+                "the offer's."
+            ),
+            AnswerInput,
+        ),
     ),
 )
 
@@ -241,9 +238,8 @@ class ProposalCreateView(APIView):
 
     @extend_schema(request=ProposalInput, responses={201: ProposalOutput})
     def post(self, request: Request, pk: int) -> Response:
-        data = ProposalInput(data=request.data)
-        data.is_valid(raise_exception=True)
+        values = input_values(ProposalInput, request)
         proposal = online.chouette_propose(
-            chouette=_chouette(pk), player=_player(member(request.user)), **data.validated_data
+            chouette=_chouette(pk), player=_player(member(request.user)), **values
         )
-        return Response(ProposalOutput(proposal).data, status=201)
+        return created(ProposalOutput(proposal).data)

@@ -4,21 +4,14 @@ project's URLconf next to the chouettes' other paths."""
 from django.urls import path
 
 from chouette import api_online
+from matches.api import table_urls
 from web.api_base import Operations
 
 urlpatterns = [
-    *(
-        path(
-            f"chouettes/<id:pk>/{view.action}/",
-            view.as_view(),
-            name=f"api-chouette-{view.action}",
-        )
-        for view in api_online.ACTION_VIEWS
-    ),
-    path(
-        "chouettes/<id:pk>/start/",
-        api_online.ChouetteStartView.as_view(),
-        name="api-chouette-start",
+    *table_urls(
+        path_prefix="chouettes",
+        name_prefix="api-chouette",
+        views={**api_online.ACTION_VIEWS, "start": api_online.ChouetteStartView},
     ),
     path(
         "chouettes/<id:pk>/proposals/",

@@ -3,7 +3,17 @@
 from django.urls import path
 
 from chouette import api
+from matches.api import table_urls
 from web.api_base import Operations
+
+# The views on one session, by the last part of their path.
+SESSION_VIEWS = {
+    "games/undo": api.GameUndoView,
+    "join": api.JoinView,
+    "leave": api.LeaveView,
+    "close": api.CloseView,
+    "dice": api.DiceView,
+}
 
 urlpatterns = [
     path(
@@ -17,13 +27,5 @@ urlpatterns = [
         Operations(api.GameListView, api.GameRecordView),
         name="api-chouette-games",
     ),
-    path(
-        "chouettes/<id:pk>/games/undo/",
-        api.GameUndoView.as_view(),
-        name="api-chouette-games-undo",
-    ),
-    path("chouettes/<id:pk>/join/", api.JoinView.as_view(), name="api-chouette-join"),
-    path("chouettes/<id:pk>/leave/", api.LeaveView.as_view(), name="api-chouette-leave"),
-    path("chouettes/<id:pk>/close/", api.CloseView.as_view(), name="api-chouette-close"),
-    path("chouettes/<id:pk>/dice/", api.DiceView.as_view(), name="api-chouette-dice"),
+    *table_urls(path_prefix="chouettes", name_prefix="api-chouette", views=SESSION_VIEWS),
 ]

@@ -9,8 +9,10 @@ class ChouetteConfig(AppConfig):
     verbose_name = _("Chouettes")
 
     def ready(self) -> None:
-        from chouette import live
+        from chouette import live, online
+        from matches import table_engine
 
         # The table page and the members' boards follow ``chouette:<id>``: every write
         # moves the version on, and the answer carries the session's body.
         live.register()
+        table_engine.kind_register(online.ChouetteTurn)

@@ -53,9 +53,8 @@ def load_demo(*, out: OutputWrapper) -> None:
     chouette = services.chouette_create(
         players=players,
         order=players,
-        stake=Decimal("1.00"),
-        cube=Chouette.Cube.MULTIPLE,
         recorded_by=recorded_by,
+        options=services.ChouetteOptions(stake=Decimal("1.00"), cube=Chouette.Cube.MULTIPLE),
     )
     for winner, result, members in GAMES:
         line = list(selectors.chouette_seating(chouette=chouette).line)
@@ -70,10 +69,10 @@ def load_demo(*, out: OutputWrapper) -> None:
     played = services.chouette_create(
         players=seated,
         order=seated,
-        stake=Decimal("1.00"),
-        cube=Chouette.Cube.MULTIPLE,
-        mode=Chouette.Mode.ONLINE,
         recorded_by=recorded_by,
+        options=services.ChouetteOptions(
+            stake=Decimal("1.00"), cube=Chouette.Cube.MULTIPLE, mode=Chouette.Mode.ONLINE
+        ),
     )
     online.chouette_game_start(chouette=played, by=seated[0])
     out.write(f"Demo online chouette #{played.pk}: its first game is on.")

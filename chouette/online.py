@@ -2,10 +2,11 @@
 chouettes"). Keyword-only functions named ``chouette_<verb>``, each one transaction.
 
 A session played online owns a ``matches.Table`` as a match does and plays through the
-engine's generic parts: the table row locked and then written with ``UPDATE ... WHERE
-version = <read>`` (so of simultaneous requests only the first gets through, on SQLite
-too), the action log (``matches.Action``: every game replays from it), the deadline and
-its timeout task, the live version. The game itself is the rules core's chouette
+table engine (``matches.table_engine``): the table row locked and then written with
+``UPDATE ... WHERE version = <read>`` (so of simultaneous requests only the first gets
+through, on SQLite too), the action log (``matches.Action``: every game replays from
+it), the deadline and its timeout task, the live version. ``ChouetteTurn`` is the
+chouette's part of the engine. The game itself is the rules core's chouette
 ``Game`` (docs/rules-core.md, "Chouette games"): the box is side 0, the team side 1,
 its holders the line, captain first. A finished game goes through
 ``backgammon.chouette.record_game`` to the recorded form and is scored and written
@@ -15,28 +16,28 @@ exactly as a recorded game is, so both modes score, rotate and list alike.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from datetime import datetime
+from typing import ClassVar
 
-from django.conf import settings
 from django.db import transaction as db_transaction
 from django.utils.translation import gettext as _
 
 from backgammon.chouette import record_game, score_game
 from backgammon.dice import DiceStream
-from backgammon.game import Game, GameOptions, Phase, Result, action_to_dict
+from backgammon.game import Game, GameOptions, Phase, Result
 from backgammon.team import BOX, TEAM, ChouetteRules, CubeMode
 from chouette import selectors
 from chouette.models import Chouette, Proposal
-from chouette.services import _advance, _write_game
+from chouette.services import chouette_game_write, chouette_version_advance
 from club.models import Player
-from matches import clocks
-from matches import services as engine
+from matches import table_engine
 from matches.errors import NotYourTurn, StaleTurn
-from matches.models import Action, Table
+from matches.models import Table
 from web.errors import Conflict, Forbidden, Invalid, NotFound
-from web.schedule import send_at
 
+# The name the chouettes' timeout task had before the table engine's one task: the
+# tasks a running club queued before an upgrade still run (``chouette.tasks``).
 TIMEOUT_TASK = "chouette.table_timeout"
 ACTS = ("roll", "move", "double", "take", "pass", "beaver", "resign", "accept_resign",
         "reject_resign")  # fmt: skip
@@ -45,26 +46,83 @@ RESIGN_ANSWERS = ("accept_resign", "reject_resign")
 RESIGN_VALUES = tuple(result.value for result in (Result.SINGLE, Result.GAMMON, Result.BACKGAMMON))
 
 
-@dataclass
-class _Turn:
-    """One request's view of the session and its table, written once by ``_save``."""
+@dataclass(kw_only=True)
+class ChouetteTurn(table_engine.TableTurn):
+    """One request's view of the session and its table, written once by ``save``."""
+
+    owner: ClassVar[str] = "chouette"
 
     chouette: Chouette
-    table: Table
-    now: datetime
     standing: selectors.Standing | None  # None: read for a proposal, which shows none of it
-    game: Game | None = None
-    rows: list[Action] = field(default_factory=list)
-    seen_version: int = 0
-    deadline_was: tuple[datetime | None, int] = (None, 0)  # the deadline and its turn
     dice_used: int | None = None
     keep_deadline: bool = False
 
-    def __post_init__(self) -> None:
-        self.seen_version = self.table.version
-        self.deadline_was = (self.table.deadline, self.table.deadline_turn)
-        if self.table.state is not None:
-            self.game = Game.from_dict(self.table.state)
+    @classmethod
+    def timed_out(cls, table: Table, now: datetime) -> bool:
+        """Each member who has not answered the box's double passes (or takes, by the
+        session's ``no_answer`` option); a box or a captain out of time forfeits the game
+        (the core's ``forfeit``, ``timeout``). A resignation nobody answered in time is
+        rejected by each who owes an answer, and play goes on."""
+        turn = _turn_at(table, now)
+        locked = turn.chouette
+        game = turn.playing()
+        awaiting = game.awaiting
+        if game.phase is Phase.RESIGN_OFFERED:
+            while game.phase is Phase.RESIGN_OFFERED:  # every answer still owed: a rejection
+                members = game.awaiting.members
+                game = game.reject_resign(members[0] if members else None)
+        elif awaiting.members and not awaiting.box and game.phase is Phase.TAKE_OR_PASS:
+            for member in awaiting.members:
+                answer = game.take if locked.no_answer == Chouette.NoAnswer.TAKE else game.pass_
+                game = answer(member)
+        else:
+            game = game.forfeit(BOX if awaiting.box else TEAM, "timeout")
+        turn.record(game, actor=None)
+        turn.save()
+        return True
+
+    def dice_stream(self) -> DiceStream:
+        chouette = self.chouette
+        assert chouette.server_seed is not None
+        used = chouette.dice_used if self.dice_used is None else self.dice_used
+        return DiceStream(bytes(chouette.server_seed), chouette.client_seed, used=used)
+
+    def dice_keep(self, used: int) -> None:
+        self.dice_used = used
+
+    def save(self) -> None:
+        """The deadline: ``turn_time`` from each action, for whoever must act next (a
+        member's answer leaves the box's double's deadline running for the others). A
+        game that ended is scored and written as a recorded one is; the session's version
+        (the live channel's ``chouette:<id>``) moves on in the same conditional UPDATE as
+        its dice and seats; then the table (the engine's). The standing on the returned
+        session is brought up to date from what was written."""
+        game, locked = self.game, self.chouette
+        assert game is not None
+        self.clock_run(to_act=game.turn, same_period=self.keep_deadline, spent_by=None)
+        dice = {} if self.dice_used is None else {"dice_used": self.dice_used}
+        if game.over:  # it ended in this request: a game over is never acted on
+            seating = selectors.chouette_seating(chouette=locked, names=self.names)
+            record = record_game(seating, game)
+            scored = score_game(seating, record)
+            ids = {name: pk for pk, name in self.names.items()}
+            actor = self.rows[-1].actor
+            points = {ids[name]: value for name, value in scored.points.items()}
+            chouette_game_write(
+                locked=locked,
+                record=record.to_dict(),
+                points=points,
+                seats_after=[ids[name] for name in scored.next_seating.players],
+                recorded_by=actor.user if actor is not None else None,
+                also=dice,
+                rows=getattr(locked, "rows_count", None),
+            )
+            assert self.standing is not None
+            self.standing = self.standing.game_written(points)
+        else:
+            chouette_version_advance(locked=locked, **dice)
+        locked.standing = self.standing
+        super().save()
 
     @property
     def names(self) -> dict[int, str]:
@@ -81,7 +139,7 @@ class _Turn:
         return self.game
 
 
-def _load(chouette: Chouette, *, answered: bool = True) -> _Turn:
+def _load(chouette: Chouette, *, answered: bool = True) -> ChouetteTurn:
     """The session and its table, locked in one query (``FOR UPDATE OF`` the table
     first: PostgreSQL locks a row's tables in that order, so the table is locked before
     the session as every writer of a table does), the session open and online. Only
@@ -106,13 +164,13 @@ def _load(chouette: Chouette, *, answered: bool = True) -> _Turn:
         ) from None
     if locked.status != Chouette.Status.OPEN:
         raise Conflict(_("This chouette is closed."))
-    return _turn_of(locked, engine.clock_now(), answered=answered, ahead=ahead)
+    return _turn_of(locked, table_engine.clock_now(), answered=answered, ahead=ahead)
 
 
-def _turn_at(table: Table, now: datetime) -> _Turn:
+def _turn_at(table: Table, now: datetime) -> ChouetteTurn:
     """The (locked) table's session, locked, read as its card reads it (the scorekeeper,
     the games played) with its players and their points (the timeout's read: the clock
-    worker locks the table alone first, ``engine.table_due``). The table is set on it as
+    worker locks the table alone first, ``table_engine.table_due``). The table is set on it as
     this request leaves it."""
     locked = selectors.chouette_card_rows(
         Chouette.objects.select_for_update(of=("self",)), table=False
@@ -127,7 +185,7 @@ def _turn_of(
     *,
     answered: bool = True,
     ahead: selectors.StandingAhead | None = None,
-) -> _Turn:
+) -> ChouetteTurn:
     """The request's view of the locked session and its table: with its players and
     their points, what the answer shows, so nothing is read after the action
     (``answered``; else the session's row alone). The players and points read ``ahead``
@@ -139,7 +197,7 @@ def _turn_of(
         standing = None if ahead is None else ahead.standing_if_current(locked=locked)
         if standing is None:
             standing = selectors.chouette_standing(chouette=locked)
-    return _Turn(chouette=locked, table=table, now=now, standing=standing)
+    return ChouetteTurn(chouette=locked, table=table, now=now, standing=standing)
 
 
 # Starting a game -------------------------------------------------------------------------
@@ -165,29 +223,14 @@ def chouette_game_start(*, chouette: Chouette, by: Player) -> Chouette:
         holders=seating.line,
         chouette=ChouetteRules(cubes=CubeMode(locked.cube), same_action=locked.same_action),
     )
-    stream = _stream(turn)
-    rolls = stream.opening_roll()
-    game = Game.start(options, rolls)
-    turn.dice_used = stream.used
+    rolls = turn.opening_rolls()
     table.status = Table.Status.PLAYING
-    table.game_number += 1
-    table.turn_base = table.turn_no
-    table.turn_no = table.turn_base + game.turn_no
-    turn.rows.append(
-        Action(
-            table=table,
-            game_number=table.game_number,
-            seq=0,
-            turn_no=table.turn_no,
-            kind=Action.START,
-            actor=by,
-            payload={"options": options.to_dict(), "rolls": [list(roll) for roll in rolls]},
-            at=turn.now,
-        )
+    turn.game_begin(
+        Game.start(options, rolls),
+        payload={"options": options.to_dict(), "rolls": [list(roll) for roll in rolls]},
+        actor=by,
     )
-    table.log_seq = 1
-    turn.game = game
-    _save(turn)
+    turn.save()
     return turn.chouette
 
 
@@ -243,25 +286,17 @@ def chouette_act(
         turn.keep_deadline = name != box and after.phase is Phase.RESIGN_OFFERED
     elif act == "resign":
         assert value is not None
-        _current(turn, turn_no)
+        table_engine.turn_check(turn.table, turn_no)
         after = _resign(game, name, box, Result(value))
     else:
-        _current(turn, turn_no)
+        table_engine.turn_check(turn.table, turn_no)
         if act == "double":
             after = _double(game, name, box, to)
         else:
             after = _roll_or_move(turn, game, name, box, act, play)
-    _record(turn, after, actor=player)
-    _save(turn)
+    turn.record(after, actor=player)
+    turn.save()
     return turn.chouette
-
-
-def _current(turn: _Turn, turn_no: int) -> None:
-    if turn_no != turn.table.turn_no:
-        raise StaleTurn(
-            _("Turn %(sent)s is over: the game is at turn %(current)s.")
-            % {"sent": turn_no, "current": turn.table.turn_no}
-        )
 
 
 def _mover(game: Game, box: str) -> str | None:
@@ -269,7 +304,7 @@ def _mover(game: Game, box: str) -> str | None:
     return box if game.on_roll == BOX else None if captain is None else str(captain)
 
 
-def _roll_or_move(turn: _Turn, game: Game, name: str, box: str, act: str, play: str) -> Game:
+def _roll_or_move(turn: ChouetteTurn, game: Game, name: str, box: str, act: str, play: str) -> Game:
     mover = _mover(game, box)
     if name != mover:
         if game.on_roll == TEAM and name != box:
@@ -279,15 +314,12 @@ def _roll_or_move(turn: _Turn, game: Game, name: str, box: str, act: str, play: 
             )
         raise NotYourTurn(_("It is not your turn."))
     if act == "move":
-        return engine.rules_apply(game.play, play)
+        return table_engine.rules_apply(game.play, play)
     if game.phase is not Phase.ROLL:
         raise Conflict(_("You cannot roll now: you have rolled, or an answer is awaited."))
     if game.doubles_to_send:  # the captain's roll sends the team's doubles to the box
-        return engine.rules_apply(game.close_round)
-    stream = _stream(turn)
-    after = engine.rules_apply(game.roll, stream.roll())
-    turn.dice_used = stream.used
-    return after
+        return table_engine.rules_apply(game.close_round)
+    return turn.roll(game)
 
 
 def _double(game: Game, name: str, box: str, to: Sequence[str] | None) -> Game:
@@ -296,7 +328,7 @@ def _double(game: Game, name: str, box: str, to: Sequence[str] | None) -> Game:
     if name != box:
         if not game.in_play(name):
             raise Conflict(_("You are out of this game."))
-        return engine.rules_apply(game.double, [name])
+        return table_engine.rules_apply(game.double, [name])
     if to is not None:
         unknown = [member for member in to if member not in game.options.holders]
         if unknown or not to:
@@ -304,10 +336,10 @@ def _double(game: Game, name: str, box: str, to: Sequence[str] | None) -> Game:
                 _("The box doubles members of the team: %(names)s are not.")
                 % {"names": ", ".join(unknown) or "[]"}
             )
-    return engine.rules_apply(game.double, None if to is None else list(to))
+    return table_engine.rules_apply(game.double, None if to is None else list(to))
 
 
-def _answer(turn: _Turn, game: Game, name: str, act: str, turn_no: int) -> Game:
+def _answer(turn: ChouetteTurn, game: Game, name: str, act: str, turn_no: int) -> Game:
     """A member's answer to the box's double (or beaver) on their own cube, or the box's
     answer to the next team double in line (H10); ``turn_no`` that of the offer."""
     if name == turn.box:
@@ -325,7 +357,7 @@ def _answer(turn: _Turn, game: Game, name: str, act: str, turn_no: int) -> Game:
             % {"sent": turn_no, "offered": turn.table.turn_base + offered}
         )
     call = {"take": game.take, "pass": game.pass_, "beaver": game.beaver}[act]
-    return engine.rules_apply(call, None if name == turn.box else holder)
+    return table_engine.rules_apply(call, None if name == turn.box else holder)
 
 
 def _resign(game: Game, name: str, box: str, value: Result) -> Game:
@@ -340,10 +372,10 @@ def _resign(game: Game, name: str, box: str, value: Result) -> Game:
             _("Only the captain, %(captain)s, offers the team's resignation (H2).")
             % {"captain": game.captain}
         )
-    return engine.rules_apply(game.resign, value)
+    return table_engine.rules_apply(game.resign, value)
 
 
-def _resign_answer(turn: _Turn, game: Game, name: str, act: str, turn_no: int) -> Game:
+def _resign_answer(turn: ChouetteTurn, game: Game, name: str, act: str, turn_no: int) -> Game:
     """A member's answer to the box's resignation for their own contract, or the box's
     answer to the team's for the next contract in line; ``turn_no`` that of the offer."""
     team = game.team
@@ -367,7 +399,7 @@ def _resign_answer(turn: _Turn, game: Game, name: str, act: str, turn_no: int) -
             % {"sent": turn_no, "offered": turn.table.turn_base + offered}
         )
     call = game.accept_resign if act == "accept_resign" else game.reject_resign
-    return engine.rules_apply(call, None if name == turn.box else holder)
+    return table_engine.rules_apply(call, None if name == turn.box else holder)
 
 
 # Consulting (H2) ---------------------------------------------------------------------------
@@ -394,11 +426,11 @@ def chouette_propose(
         raise Conflict(_("This chouette is played without consulting."))
     if locked.consulting == Chouette.Consulting.CUBE and kind == Proposal.Kind.PLAY:
         raise Conflict(_("No cube, no talk: the team consults on cube decisions only."))
-    _current(turn, turn_no)
+    table_engine.turn_check(turn.table, turn_no)
     if kind == Proposal.Kind.PLAY:
         if game.on_roll != TEAM or game.phase is not Phase.MOVE:
             raise Conflict(_("A play is proposed while the captain moves."))
-        engine.rules_apply(game.play, play)  # only a legal play is proposed
+        table_engine.rules_apply(game.play, play)  # only a legal play is proposed
     elif game.on_roll != TEAM and game.phase is not Phase.TAKE_OR_PASS:
         raise Conflict(_("The team consults on its cube while it decides."))
     # The session's lock keeps every other proposal of this turn out until commit: the
@@ -414,158 +446,5 @@ def chouette_propose(
         at=turn.now,
     )
     proposal.save()
-    _advance(locked)  # the team's boards look again
+    chouette_version_advance(locked=locked)  # the team's boards look again
     return proposal
-
-
-# Timeouts ----------------------------------------------------------------------------------
-
-
-def chouette_timeout(*, table_id: int, turn_no: int) -> bool:
-    """The deadline of turn ``turn_no`` at a chouette's table: applied only if the table
-    is still at that turn and the deadline has passed (a late or repeated task does
-    nothing). Each member who has not answered the box's double passes (or takes, by the
-    session's ``no_answer`` option); a box or a captain out of time forfeits the game
-    (the core's ``forfeit``, ``timeout``). True if applied; False too when a player's
-    action wins the race (it leaves the timeout nothing to do). A resignation nobody
-    answered in time is rejected by each who owes an answer, and play goes on."""
-    try:
-        return _timeout(table_id, turn_no)
-    except StaleTurn:
-        return False
-
-
-@db_transaction.atomic
-def _timeout(table_id: int, turn_no: int) -> bool:
-    table = engine.table_due(table_id=table_id, turn_no=turn_no, owner="chouette")
-    if table is None:
-        return False
-    turn = _turn_at(table, engine.clock_now())
-    locked = turn.chouette
-    game = turn.playing()
-    awaiting = game.awaiting
-    if game.phase is Phase.RESIGN_OFFERED:
-        while game.phase is Phase.RESIGN_OFFERED:  # every answer still owed: a rejection
-            members = game.awaiting.members
-            game = game.reject_resign(members[0] if members else None)
-    elif awaiting.members and not awaiting.box and game.phase is Phase.TAKE_OR_PASS:
-        for member in awaiting.members:
-            answer = game.take if locked.no_answer == Chouette.NoAnswer.TAKE else game.pass_
-            game = answer(member)
-    else:
-        game = game.forfeit(BOX if awaiting.box else TEAM, "timeout")
-    _record(turn, game, actor=None)
-    _save(turn)
-    return True
-
-
-def chouette_timeouts_sweep(*, limit: int = 500) -> int:
-    """Apply every chouette deadline that is due (a lost task); each in its own
-    transaction. Returns how many were applied."""
-    due = Table.objects.filter(
-        status=Table.Status.PLAYING, deadline__lte=engine.clock_now(), chouette__isnull=False
-    ).values_list("pk", "turn_no")[:limit]
-    return sum(chouette_timeout(table_id=pk, turn_no=turn_no) for pk, turn_no in due)
-
-
-# The machinery -----------------------------------------------------------------------------
-
-
-def _stream(turn: _Turn) -> DiceStream:
-    chouette = turn.chouette
-    assert chouette.server_seed is not None
-    used = chouette.dice_used if turn.dice_used is None else turn.dice_used
-    return DiceStream(bytes(chouette.server_seed), chouette.client_seed, used=used)
-
-
-def _record(turn: _Turn, after: Game, *, actor: Player | None) -> None:
-    """The new actions of ``after`` (a game loaded without history) into the log."""
-    table = turn.table
-    table.turn_no = table.turn_base + after.turn_no
-    for action in after.history:
-        turn.rows.append(
-            Action(
-                table=table,
-                game_number=table.game_number,
-                seq=table.log_seq,
-                turn_no=table.turn_no,
-                kind=action.kind,
-                actor=actor,
-                by_server=actor is None,
-                payload=action_to_dict(action),
-                at=turn.now,
-            )
-        )
-        table.log_seq += 1
-    turn.game = replace(after, history=())
-
-
-def _clock(turn: _Turn) -> None:
-    """The deadline: ``turn_time`` from each action, for whoever must act next; a
-    member's answer leaves the box's double's deadline running for the others."""
-    table, game = turn.table, turn.game
-    if table.delay is None or game is None or game.over:
-        table.clock_started = table.deadline = None
-        return
-    if turn.keep_deadline and table.deadline is not None:
-        return
-    table.clock_started = turn.now
-    table.deadline = clocks.deadline(delay=table.delay, reserve=0.0, started=turn.now)
-    table.deadline_turn = table.turn_no
-
-
-def _save(turn: _Turn) -> None:
-    """A game that ended is scored and written as a recorded one is; the session's
-    version (the live channel's ``chouette:<id>``) moves on in the same conditional
-    UPDATE as its dice and seats; then the table with ``WHERE version = <read>`` and the
-    log rows; the timeout task after commit, for a new deadline only. The standing on
-    the returned session is brought up to date from what was written."""
-    table, game, locked = turn.table, turn.game, turn.chouette
-    assert game is not None
-    _clock(turn)
-    dice = {} if turn.dice_used is None else {"dice_used": turn.dice_used}
-    if game.over:  # it ended in this request: a game over is never acted on
-        seating = selectors.chouette_seating(chouette=locked, names=turn.names)
-        record = record_game(seating, game)
-        scored = score_game(seating, record)
-        ids = {name: pk for pk, name in turn.names.items()}
-        actor = turn.rows[-1].actor
-        points = {ids[name]: value for name, value in scored.points.items()}
-        _write_game(
-            locked,
-            record=record.to_dict(),
-            points=points,
-            seats_after=[ids[name] for name in scored.next_seating.players],
-            recorded_by=actor.user if actor is not None else None,
-            also=dice,
-            rows=getattr(locked, "rows_count", None),
-        )
-        assert turn.standing is not None
-        turn.standing = turn.standing.game_written(points)
-    else:
-        _advance(locked, **dice)
-    locked.standing = turn.standing
-    table.state = game.to_dict()
-    table.phase = game.phase.value
-    table.version = turn.seen_version + 1
-    values = {
-        name: getattr(table, name)
-        for name in (
-            "status", "version", "turn_no", "turn_base", "game_number", "log_seq", "phase",
-            "state", "clock_started", "deadline", "deadline_turn",
-        )
-    }  # fmt: skip
-    values["updated_at"] = turn.now
-    if not Table.objects.filter(pk=table.pk, version=turn.seen_version).update(**values):
-        raise StaleTurn()
-    Action.objects.bulk_create(turn.rows)
-    if table.deadline is not None and (table.deadline, table.deadline_turn) != turn.deadline_was:
-        table_id, turn_no, eta = table.pk, table.deadline_turn, table.deadline
-        db_transaction.on_commit(lambda: _schedule(table_id, turn_no, eta), robust=True)
-
-
-def _schedule(table_id: int, turn_no: int, eta: datetime) -> None:
-    """Send the timeout task for a new deadline, for the turn it was set at: good while
-    that deadline stands, whatever turns the answers under it make (``deadline_turn``,
-    ``engine.table_due``); lost, the sweep catches it."""
-    send_at(TIMEOUT_TASK, args=[table_id, turn_no], eta=eta, queue=settings.MATCHES_TIMEOUT_QUEUE)

@@ -17,7 +17,7 @@ session themself.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -81,82 +81,81 @@ class Settlement:
 # Create ----------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, kw_only=True)
+class ChouetteOptions:
+    """What a chouette is opened with, checked once here when made (``Invalid``): built
+    by the API's serializer, the page's form and the demo alike. Its fields are the
+    session's own (``Chouette``): ``stake`` a point, ``mode`` (recorded or online), the
+    cube (``cube``, ``jacoby``, ``beavers``), the box's partner and who keeps the box
+    (``partner_from``, ``box_keeps``), and the online options ``turn_time``,
+    ``no_answer``, ``consulting`` and the cube options ``same_action`` (H9),
+    ``automatic_doubles`` and ``cube_max`` (H11) (docs/chouette.md)."""
+
+    stake: Decimal
+    mode: str = Chouette.Mode.RECORDED
+    cube: str = Chouette.Cube.SINGLE
+    jacoby: bool = True
+    beavers: bool = False
+    box_keeps: str = Chouette.BoxKeeps.BEATS_CAPTAIN
+    partner_from: int | None = 7
+    turn_time: int | None = None
+    no_answer: str = Chouette.NoAnswer.PASS
+    consulting: str = Chouette.Consulting.FULL
+    same_action: bool = False
+    automatic_doubles: int = 0
+    cube_max: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.mode not in Chouette.Mode.values:
+            raise Invalid(_("A chouette is recorded or online."))
+        for value, choices in (
+            (self.cube, Chouette.Cube),
+            (self.box_keeps, Chouette.BoxKeeps),
+            (self.no_answer, Chouette.NoAnswer),
+            (self.consulting, Chouette.Consulting),
+        ):
+            if value not in choices.values:
+                raise Invalid(_("%(value)s is not an option of a chouette.") % {"value": value})
+        partner_from, turn_time = self.partner_from, self.turn_time
+        if partner_from is not None and not MIN_PARTNER_FROM <= partner_from <= MAX_PLAYERS:
+            raise Invalid(
+                _("The box takes a partner from %(least)s to %(most)s players, or never.")
+                % {"least": MIN_PARTNER_FROM, "most": MAX_PLAYERS}
+            )
+        if turn_time is not None and not MIN_TURN_TIME <= turn_time <= MAX_TURN_TIME:
+            raise Invalid(
+                _("A turn lasts from %(least)s to %(most)s seconds, or has no clock.")
+                % {"least": MIN_TURN_TIME, "most": MAX_TURN_TIME}
+            )
+        if not self.online and (
+            turn_time is not None or self.consulting != Chouette.Consulting.FULL
+        ):
+            raise Invalid(_("The clock and consulting are options of an online chouette."))
+        _cube_options_check(self)
+        object.__setattr__(self, "stake", _stake_check(self.stake))
+
+    @property
+    def online(self) -> bool:
+        return self.mode == Chouette.Mode.ONLINE
+
+
 @db_transaction.atomic
 def chouette_create(
     *,
     players: Sequence[Player],
-    stake: Decimal,
     recorded_by: User,
-    mode: str = Chouette.Mode.RECORDED,
+    options: ChouetteOptions,
     order: Sequence[Player] | None = None,
-    cube: str = Chouette.Cube.SINGLE,
-    jacoby: bool = True,
-    beavers: bool = False,
-    box_keeps: str = Chouette.BoxKeeps.BEATS_CAPTAIN,
-    partner_from: int | None = 7,
-    turn_time: int | None = None,
-    no_answer: str = Chouette.NoAnswer.PASS,
-    consulting: str = Chouette.Consulting.FULL,
-    same_action: bool = False,
-    automatic_doubles: int = 0,
-    cube_max: int | None = None,
 ) -> Chouette:
-    """Open a chouette for ``players`` at ``stake`` a point, its scorekeeper
+    """Open a chouette for ``players`` as ``options`` say, its scorekeeper
     ``recorded_by``. The order is ``order`` (box first) when the table rolled it itself,
-    else one die each from the session's verifiable dice (H1). Online (``mode``), the
-    session gets its table and always its dice (the games' rolls); ``turn_time``,
-    ``no_answer``, ``consulting`` and the cube options ``same_action`` (H9),
-    ``automatic_doubles`` and ``cube_max`` (H11) are online options (docs/chouette.md)."""
-    if mode not in Chouette.Mode.values:
-        raise Invalid(_("A chouette is recorded or online."))
-    for value, choices in (
-        (cube, Chouette.Cube),
-        (box_keeps, Chouette.BoxKeeps),
-        (no_answer, Chouette.NoAnswer),
-        (consulting, Chouette.Consulting),
-    ):
-        if value not in choices.values:
-            raise Invalid(_("%(value)s is not an option of a chouette.") % {"value": value})
-    if partner_from is not None and not MIN_PARTNER_FROM <= partner_from <= MAX_PLAYERS:
-        raise Invalid(
-            _("The box takes a partner from %(least)s to %(most)s players, or never.")
-            % {"least": MIN_PARTNER_FROM, "most": MAX_PLAYERS}
-        )
-    if turn_time is not None and not MIN_TURN_TIME <= turn_time <= MAX_TURN_TIME:
-        raise Invalid(
-            _("A turn lasts from %(least)s to %(most)s seconds, or has no clock.")
-            % {"least": MIN_TURN_TIME, "most": MAX_TURN_TIME}
-        )
-    online = mode == Chouette.Mode.ONLINE
-    if not online and (turn_time is not None or consulting != Chouette.Consulting.FULL):
-        raise Invalid(_("The clock and consulting are options of an online chouette."))
-    _cube_options_check(
-        online=online,
-        cube=cube,
-        same_action=same_action,
-        automatic_doubles=automatic_doubles,
-        cube_max=cube_max,
-    )
-    stake = _stake_check(stake)
+    else one die each from the session's verifiable dice (H1). Online, the session gets
+    its table and always its dice (the games' rolls)."""
     if len(players) > MAX_PLAYERS:
         raise Invalid(_("A chouette seats at most %(most)s players.") % {"most": MAX_PLAYERS})
     names = [player.username for player in players]
-    chouette = Chouette(
-        mode=mode,
-        stake=stake,
-        cube=cube,
-        jacoby=jacoby,
-        beavers=beavers,
-        box_keeps=box_keeps,
-        partner_from=partner_from,
-        turn_time=turn_time,
-        no_answer=no_answer,
-        consulting=consulting,
-        same_action=same_action,
-        automatic_doubles=automatic_doubles,
-        cube_max=cube_max,
-        recorded_by=recorded_by,
-    )
+    online = options.online
+    chouette = Chouette(**asdict(options), recorded_by=recorded_by)
     try:
         if order is not None:
             seated = order_as_entered(names, [player.username for player in order])
@@ -173,7 +172,7 @@ def chouette_create(
     by_name = {player.username: player for player in players}
     chouette.seats = [by_name[name].pk for name in seated]
     if online:
-        chouette.table = Table.objects.create(delay=turn_time)
+        chouette.table = Table.objects.create(delay=options.turn_time)
     chouette.save()
     Membership.objects.bulk_create(
         Membership(chouette=chouette, player=by_name[name]) for name in seated
@@ -181,19 +180,19 @@ def chouette_create(
     return chouette
 
 
-def _cube_options_check(
-    *, online: bool, cube: str, same_action: bool, automatic_doubles: int, cube_max: int | None
-) -> None:
+def _cube_options_check(options: ChouetteOptions) -> None:
     """H9 and H11's cube options: the engine plays them, so they are an online session's;
     "same value, same action" is a rule of multiple cubes."""
-    if not online and (same_action or automatic_doubles or cube_max is not None):
+    same_action, automatic_doubles = options.same_action, options.automatic_doubles
+    cube_max = options.cube_max
+    if not options.online and (same_action or automatic_doubles or cube_max is not None):
         raise Invalid(
             _(
                 "Same value, same action, automatic doubles and a maximum cube are options "
                 "of an online chouette: the server's engine plays them."
             )
         )
-    if same_action and cube != Chouette.Cube.MULTIPLE:
+    if same_action and options.cube != Chouette.Cube.MULTIPLE:
         raise Invalid(
             _("Same value, same action (H9) is a rule of multiple cubes: choose multiple cubes.")
         )
@@ -235,8 +234,8 @@ def chouette_game_record(
     except InvalidGameRecord as error:
         raise Invalid(_("The game cannot be recorded: %(why)s") % {"why": error}) from None
     ids = {name: pk for pk, name in names.items()}
-    return _write_game(
-        locked,
+    return chouette_game_write(
+        locked=locked,
         record=game.to_dict(),
         points={ids[name]: points for name, points in scored.points.items()},
         seats_after=[ids[name] for name in scored.next_seating.players],
@@ -287,8 +286,8 @@ def chouette_game_undo(
             _("Players joined or left after game %(number)s: it can no longer be undone.")
             % {"number": last.number}
         )
-    return _write_game(
-        locked,
+    return chouette_game_write(
+        locked=locked,
         record=last.record,
         points={row.player_id: -row.points for row in last.points.all()},
         seats_after=last.seats_before,
@@ -297,9 +296,9 @@ def chouette_game_undo(
     )
 
 
-def _write_game(
-    locked: Chouette,
+def chouette_game_write(
     *,
+    locked: Chouette,
     record: dict[str, Any],
     points: Mapping[int, int],
     seats_after: list[int],
@@ -313,7 +312,7 @@ def _write_game(
     caller read them with the locked row (``selectors.game_rows``)."""
     seats_before = locked.seats
     number = (selectors.chouette_rows(chouette=locked) if rows is None else rows) + 1
-    _advance(locked, seats=seats_after, **(also or {}))
+    chouette_version_advance(locked=locked, seats=seats_after, **(also or {}))
     row = ChouetteGame.objects.create(
         chouette=locked,
         number=number,
@@ -348,7 +347,7 @@ def chouette_join(
         ) from None
     ids = {**{name: pk for pk, name in names.items()}, player.username: player.pk}
     rows = selectors.chouette_rows(chouette=locked)
-    _advance(locked, seats=[ids[name] for name in seating.players])
+    chouette_version_advance(locked=locked, seats=[ids[name] for name in seating.players])
     Membership.objects.create(chouette=locked, player=player, joined_after=rows)
     return locked
 
@@ -385,7 +384,7 @@ def chouette_leave(
         % {"id": locked.pk, "player": player.display_name},
         by=by,
     )
-    _advance(locked, seats=[ids[name] for name in seating.players])
+    chouette_version_advance(locked=locked, seats=[ids[name] for name in seating.players])
     membership = locked.memberships.get(player=player, left_after__isnull=True)
     membership.left_at, membership.left_after, membership.settlement = timezone.now(), rows, posted
     membership.save(update_fields=["left_at", "left_after", "settlement"])
@@ -407,7 +406,9 @@ def chouette_close(*, chouette: Chouette, by: User, version: int | None = None) 
     posted = _post(
         locked, amounts, memo=_("Chouette #%(id)s: settlement") % {"id": locked.pk}, by=by
     )
-    _advance(locked, status=Chouette.Status.CLOSED, closed_at=timezone.now(), settlement=posted)
+    chouette_version_advance(
+        locked=locked, status=Chouette.Status.CLOSED, closed_at=timezone.now(), settlement=posted
+    )
     if locked.table_id is not None:
         Table.objects.filter(pk=locked.table_id).update(status=Table.Status.CLOSED, deadline=None)
     return Settlement(amounts=amounts, transaction=posted)
@@ -456,8 +457,9 @@ def _between_games(locked: Chouette) -> None:
         raise Conflict(_("A game is being played: players join, leave or close between games."))
 
 
-def _advance(locked: Chouette, **fields: Any) -> None:
-    """Move the version on with a conditional UPDATE, and set ``fields`` with it."""
+def chouette_version_advance(*, locked: Chouette, **fields: Any) -> None:
+    """Move the version of the locked session on with a conditional UPDATE, and set
+    ``fields`` with it (``StaleVersion`` if another request moved it first)."""
     updated = Chouette.objects.filter(pk=locked.pk, version=locked.version).update(
         version=F("version") + 1, **fields
     )

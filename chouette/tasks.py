@@ -1,18 +1,14 @@
-"""The online chouettes' Celery tasks: thin entry points that call services."""
+"""The online chouettes' timeouts run as every table's do (``matches.tasks``); this keeps
+the task name they were sent under before the one table engine, so the timeouts a
+running club queued before an upgrade still apply."""
 
 from celery import shared_task
 
 from chouette import online
+from matches import table_engine
 
 
 @shared_task(name=online.TIMEOUT_TASK, ignore_result=True)
 def table_timeout(table_id: int, turn_no: int) -> bool:
-    """Apply the deadline of turn ``turn_no`` if the chouette's table is still at it and
-    the deadline has passed (a late or repeated task does nothing)."""
-    return online.chouette_timeout(table_id=table_id, turn_no=turn_no)
-
-
-@shared_task(name="chouette.sweep", ignore_result=True)
-def sweep() -> int:
-    """Apply every chouette deadline that is due whose task was lost (run by beat)."""
-    return online.chouette_timeouts_sweep()
+    """The table engine's timeout (``matches.table_timeout``), under its old name."""
+    return table_engine.table_timeout(table_id=table_id, turn_no=turn_no)

@@ -34,7 +34,7 @@ from club import selectors as club_selectors
 from club.auth import member
 from club.models import Player
 from matches import selectors as match_selectors
-from matches import services as engine
+from matches import table_engine
 from matches.board import Home, board_svg, can_confirm, landing_steps, picture_for
 from matches.models import PlaySettings
 from web.errors import NotFound, ServiceError
@@ -129,12 +129,25 @@ class ChouetteForm(forms.Form):
     def clean_consulting(self) -> str:
         return str(self.cleaned_data["consulting"] or Chouette.Consulting.FULL)
 
-    def online_options(self) -> dict[str, Any]:
-        """The options of a session played on the server; none for a recorded one."""
+    def options(self) -> services.ChouetteOptions:
+        """The session's options (``Invalid`` as the service's): those of a session played
+        on the server only for one."""
         values = self.cleaned_data
-        if values["mode"] != Chouette.Mode.ONLINE:
-            return {}
-        return {name: values[name] for name in ("turn_time", "no_answer", "consulting")}
+        online = (
+            {name: values[name] for name in ("turn_time", "no_answer", "consulting")}
+            if values["mode"] == Chouette.Mode.ONLINE
+            else {}
+        )
+        return services.ChouetteOptions(
+            stake=values["stake"],
+            mode=values["mode"],
+            cube=values["cube"],
+            jacoby=values["jacoby"],
+            beavers=values["beavers"],
+            box_keeps=values["box_keeps"],
+            partner_from=values["partner_from"],
+            **online,
+        )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -159,15 +172,8 @@ def chouettes(request: HttpRequest) -> HttpResponse:
             chouette = services.chouette_create(
                 players=_players(values["players"]),
                 order=_players(order) if order else None,
-                stake=values["stake"],
-                cube=values["cube"],
-                jacoby=values["jacoby"],
-                beavers=values["beavers"],
-                box_keeps=values["box_keeps"],
-                partner_from=values["partner_from"],
                 recorded_by=member(request.user),
-                mode=values["mode"],
-                **form.online_options(),
+                options=form.options(),
             )
         except ServiceError as error:
             messages.error(request, str(error.message))
@@ -557,7 +563,11 @@ def _home(me: Player) -> Home:
 
 def _seconds_left(deadline: datetime | None) -> float | None:
     """What the turn's clock has left, on the services' clock (the page counts it down)."""
-    return None if deadline is None else max((deadline - engine.clock_now()).total_seconds(), 0.0)
+    return (
+        None
+        if deadline is None
+        else max((deadline - table_engine.clock_now()).total_seconds(), 0.0)
+    )
 
 
 def _online_or_404(pk: int) -> Chouette:

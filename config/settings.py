@@ -273,11 +273,11 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 # Beat keeps its schedule file there whatever the broker (Redis included).
 (VAR_DIR / "celery").mkdir(parents=True, exist_ok=True)
-# Beat: every few seconds, apply the matches' timeouts whose task was lost (a worker that
-# was down catches up); an old sweep nobody ran is dropped, the next one does its work.
+# Beat: every few seconds, apply the timeouts of every table (matches and chouettes alike)
+# whose task was lost (a worker that was down catches up); an old sweep nobody ran is
+# dropped, the next one does its work.
 CELERY_BEAT_SCHEDULE = {
     "matches-sweep": {"task": "matches.sweep", "schedule": 2.0, "options": {"expires": 2.0}},
-    "chouette-sweep": {"task": "chouette.sweep", "schedule": 5.0, "options": {"expires": 5.0}},
     # Tournament pairings whose online match finished while its signal was lost.
     "tournaments-collect": {
         "task": "tournaments.collect",

@@ -7,11 +7,14 @@ answer the match as ``MatchOutput`` says (``selectors.match_detail``). The conve
 docs/api.md's.
 """
 
-from typing import Any, TypeVar
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 from django.http import HttpResponse
+from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
@@ -232,6 +235,12 @@ class PlaySettingsInput(InputSerializer):
 # Outputs ------------------------------------------------------------------------------
 
 
+def text_list(help_text: StrOrPromise) -> serializers.ListField:
+    """An answer's list of strings (names, plays, steps), documented: the matches' and
+    the chouettes'."""
+    return serializers.ListField(child=serializers.CharField(), help_text=help_text)
+
+
 class CubeOutput(serializers.Serializer[dict[str, Any]]):
     value = serializers.IntegerField()
     owner = serializers.CharField(allow_null=True)
@@ -299,14 +308,10 @@ class GameOutput(serializers.Serializer[dict[str, Any]]):
             "from the view of the side on turn."
         ),
     )
-    legal_plays = serializers.ListField(
-        child=serializers.CharField(),
-        help_text=gettext_lazy("Every distinct legal play (empty when the dice cannot be played)."),
+    legal_plays = text_list(
+        gettext_lazy("Every distinct legal play (empty when the dice cannot be played).")
     )
-    pending = serializers.ListField(
-        child=serializers.CharField(),
-        help_text=gettext_lazy("The steps played this turn and not yet confirmed (T3)."),
-    )
+    pending = text_list(gettext_lazy("The steps played this turn and not yet confirmed (T3)."))
     remaining_dice = serializers.ListField(
         child=serializers.IntegerField(),
         help_text=gettext_lazy("The dice of this roll the pending steps have not used."),
@@ -329,10 +334,7 @@ class MatchOutput(serializers.Serializer[Match]):
 
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Match.Status.choices)
-    players = serializers.ListField(
-        child=serializers.CharField(),
-        help_text=gettext_lazy("The first player first; an open challenge has one."),
-    )
+    players = text_list(gettext_lazy("The first player first; an open challenge has one."))
     length = serializers.IntegerField(help_text=gettext_lazy("0: a money session."))
     rated = serializers.BooleanField()
     stake = MoneyField(allow_null=True)
@@ -422,12 +424,34 @@ def _match_get(*, pk: int) -> Match:
         raise NotFound(_("There is no match %(id)s.") % {"id": pk}) from None
 
 
-def _player(user: User) -> Player:
-    """The club player a logged-in user is (an administrator may be none)."""
+def player_of(user: User, *, refusal: StrOrPromise) -> Player:
+    """The club player a logged-in user is (an administrator may be none: ``Forbidden``
+    with ``refusal``). Every table's views (a match's, a chouette's) ask it."""
     try:
         return user.player
     except Player.DoesNotExist:
-        raise Forbidden(_("Only the club's players play matches.")) from None
+        raise Forbidden(str(refusal)) from None
+
+
+def input_values(input_class: type[InputSerializer], request: Request) -> dict[str, Any]:
+    """A request's body read by ``input_class``, validated (a 400 otherwise): what every
+    create view (a match's, a chouette's, a proposal's) starts from."""
+    data = input_class(data=request.data)
+    data.is_valid(raise_exception=True)
+    return dict(data.validated_data)
+
+
+def created(body: Any) -> Response:
+    """The answer to a create: the new object's body, 201."""
+    return Response(body, status=status.HTTP_201_CREATED)
+
+
+# Who plays a match is a club player; anyone else is refused with this.
+PLAYERS_ONLY = gettext_lazy("Only the club's players play matches.")
+
+
+def _player(user: User) -> Player:
+    return player_of(user, refusal=PLAYERS_ONLY)
 
 
 def _named(pk: int) -> Match:
@@ -520,23 +544,22 @@ class MatchCreateView(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = MatchCreateInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
+        values = input_values(MatchCreateInput, request)
         opponent = values.get("opponent")
-        match = services.match_create(
-            creator=_player(member(request.user)),
-            opponent=None if opponent is None else club_selectors.player_get(username=opponent),
+        creator = _player(member(request.user))
+        invited = None if opponent is None else club_selectors.player_get(username=opponent)
+        options = services.MatchOptions(
             length=values["length"],
             rated=values.get("rated", values["length"] > 0),
             clock=values["clock"],
             stake=values.get("stake"),
-            options=values.get("options"),
+            game_options=values.get("options"),
             tavli=values.get("tavli"),
             on_timeout=values["on_timeout"],
             seed=values["seed"],
         )
-        return Response(MatchOutput(match).data, status=status.HTTP_201_CREATED)
+        match = services.match_create(creator=creator, opponent=invited, options=options)
+        return created(MatchOutput(match).data)
 
 
 class MatchDetailView(APIView):
@@ -581,132 +604,185 @@ class MatchDeclineView(APIView):
 GAME_ERRORS = (NotFound, Forbidden, NotYourTurn, Conflict, StaleTurn, IllegalPlay, Invalid)
 
 
-class MatchActionView(APIView):
-    """The base of each action at the board: one subclass, one operation, each with its
-    own input. The service checks who acts, the phase and the ``turn_no``."""
+class TableAct(Protocol):
+    """An owner's action at its table (a match's, a chouette's): the service called with
+    the request's player, the path's id and the input, and the answer made."""
 
-    action: str  # the path's last part: /api/matches/{id}/<action>/
+    def __call__(
+        self, *, pk: int, player: Player, action: str, turn_no: int, values: dict[str, Any]
+    ) -> Response: ...
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One action at a table's board: its path's last part, its schema's description, its
+    input, and (``act``) a service of its own instead of the owner's."""
+
+    action: str
+    description: StrOrPromise
     input_class: type[TurnInput] = TurnInput
+    act: TableAct | None = None
+
+
+class TableActionView(APIView):
+    """The base of each action at a table's board, of every owner: one subclass, one
+    operation, each with its own input (``action_views``). The service checks who acts,
+    the phase and the ``turn_no``."""
+
+    action: str  # the path's last part: /api/<owner's path>/{id}/<action>/
+    input_class: type[TurnInput] = TurnInput
+    refusal: StrOrPromise  # the answer to a user who is no club player
     raises = GAME_ERRORS
+
+    @staticmethod
+    def act(
+        *, pk: int, player: Player, action: str, turn_no: int, values: dict[str, Any]
+    ) -> Response:
+        raise NotImplementedError  # each view's own, set by action_views
 
     def post(self, request: Request, pk: int) -> Response:
         turn_no, values = self.input_class.read(request)
-        match = self.apply(
-            match=_named(pk), player=_player(member(request.user)), turn_no=turn_no, values=values
+        player = player_of(member(request.user), refusal=self.refusal)
+        return self.act(pk=pk, player=player, action=self.action, turn_no=turn_no, values=values)
+
+
+def action_views(
+    *,
+    owner: str,
+    act: TableAct,
+    output: type[serializers.BaseSerializer[Any]],
+    refusal: StrOrPromise,
+    actions: Sequence[ActionSpec],
+) -> dict[str, type[APIView]]:
+    """The view class of each of ``actions`` at an ``owner``'s table (``Match``,
+    ``Chouette``), by its action, each documented in the schema: read the input,
+    ``act``, answer (their URL patterns: ``table_urls``)."""
+    views: dict[str, type[APIView]] = {}
+    for spec in actions:
+        name = owner + spec.action.title().replace("_", "") + "View"
+        attributes = {
+            "action": spec.action,
+            "input_class": spec.input_class,
+            "refusal": refusal,
+            "act": staticmethod(spec.act or act),
+        }
+        view = type(name, (TableActionView,), attributes)
+        schema = extend_schema(
+            request=spec.input_class, responses={200: output}, description=spec.description
         )
-        return _changed(match)
+        views[spec.action] = extend_schema_view(post=schema)(view)
+    return views
 
-    def apply(self, *, match: Match, player: Player, turn_no: int, values: dict[str, Any]) -> Match:
-        """Carry the action out (``match_act``, unless the subclass says otherwise)."""
-        return services.match_act(
-            match=match,
-            player=player,
-            turn_no=turn_no,
-            act=services.Act(self.action),
-            **self.arguments(values),
+
+def table_urls(
+    *, path_prefix: str, name_prefix: str, views: Mapping[str, type[APIView]]
+) -> list[URLPattern]:
+    """The URL patterns of the views on one of a table owner's objects (its actions
+    among them: ``action_views``): ``<path_prefix>/{id}/<part>/``, each named
+    ``<name_prefix>-<part>`` (``/`` in a part as ``-``)."""
+    return [
+        path(
+            f"{path_prefix}/<id:pk>/{part}/",
+            view.as_view(),
+            name=f"{name_prefix}-{part.replace('/', '-')}",
         )
-
-    def arguments(self, values: dict[str, Any]) -> dict[str, Any]:
-        """The service's arguments from the input (its fields, unless renamed)."""
-        return values
+        for part, view in views.items()
+    ]
 
 
-class ContinueActionView(MatchActionView):
+def _match_act(
+    *, pk: int, player: Player, action: str, turn_no: int, values: dict[str, Any]
+) -> Response:
+    """A player's action in a match (``match_act``)."""
+    return _changed(
+        services.match_act(
+            match=_named(pk), player=player, turn_no=turn_no, act=services.Act(action), **values
+        )
+    )
+
+
+def _match_continue(
+    *, pk: int, player: Player, action: str, turn_no: int, values: dict[str, Any]
+) -> Response:
     """``continue``: a money session's next game (``match_continue``)."""
-
-    def apply(self, *, match: Match, player: Player, turn_no: int, values: dict[str, Any]) -> Match:
-        return services.match_continue(match=match, player=player, turn_no=turn_no)
+    return _changed(services.match_continue(match=_named(pk), player=player, turn_no=turn_no))
 
 
-class StopActionView(MatchActionView):
+def _match_stop(
+    *, pk: int, player: Player, action: str, turn_no: int, values: dict[str, Any]
+) -> Response:
     """``stop``: a money session ends (``match_stop``)."""
-
-    def apply(self, *, match: Match, player: Player, turn_no: int, values: dict[str, Any]) -> Match:
-        return services.match_stop(match=match, player=player, turn_no=turn_no)
-
-
-View = TypeVar("View", bound=APIView)
-
-
-def action_view(
-    action: str,
-    description: StrOrPromise,
-    input_class: type[TurnInput] = TurnInput,
-    base: type[View] = MatchActionView,  # type: ignore[assignment]  # the matches' default
-    output: type[serializers.BaseSerializer[Any]] = MatchOutput,
-) -> type[View]:
-    """The view class of one action at the board (``base``: a match's, or another table
-    owner's such as the online chouette's), documented in the schema."""
-    owner = base.__name__.removesuffix("ActionView")
-    name = owner + action.title().replace("_", "") + "View"
-    view = type(name, (base,), {"action": action, "input_class": input_class})
-    schema = extend_schema(request=input_class, responses={200: output}, description=description)
-    documented: type[View] = extend_schema_view(post=schema)(view)
-    return documented
+    return _changed(services.match_stop(match=_named(pk), player=player, turn_no=turn_no))
 
 
 # Each action is its own operation, at /api/matches/{id}/<action>/.
-ACTION_VIEWS: tuple[type[MatchActionView], ...] = (
-    action_view("roll", gettext_lazy("Roll the dice (the side on roll, before moving).")),
-    action_view(
-        "move",
-        gettext_lazy(
-            "Play the whole turn in standard notation and confirm it; steps played one by "
-            "one this turn are replaced."
+ACTION_VIEWS = action_views(
+    owner="Match",
+    act=_match_act,
+    output=MatchOutput,
+    refusal=PLAYERS_ONLY,
+    actions=(
+        ActionSpec("roll", gettext_lazy("Roll the dice (the side on roll, before moving).")),
+        ActionSpec(
+            "move",
+            gettext_lazy(
+                "Play the whole turn in standard notation and confirm it; steps played one by "
+                "one this turn are replaced."
+            ),
+            MoveInput,
         ),
-        MoveInput,
-    ),
-    action_view(
-        "move_step",
-        gettext_lazy(
-            "Move one checker by one die, not yet final (T3): the board page's click. Only "
-            "a step that can still be completed into a legal play is accepted."
+        ActionSpec(
+            "move_step",
+            gettext_lazy(
+                "Move one checker by one die, not yet final (T3): the board page's click. Only "
+                "a step that can still be completed into a legal play is accepted."
+            ),
+            MoveStepInput,
         ),
-        MoveStepInput,
-    ),
-    action_view("undo", gettext_lazy("Take back the last step not yet confirmed (T3).")),
-    action_view(
-        "confirm", gettext_lazy("Confirm the steps played this turn: the turn is final (T3).")
-    ),
-    action_view(
-        "name_double",
-        gettext_lazy(
-            "Acey-deucey, after playing a 1-2 in full: name the double to play (AD4), then "
-            "roll again."
+        ActionSpec("undo", gettext_lazy("Take back the last step not yet confirmed (T3).")),
+        ActionSpec(
+            "confirm", gettext_lazy("Confirm the steps played this turn: the turn is final (T3).")
         ),
-        NameDoubleInput,
-    ),
-    action_view("double", gettext_lazy("Offer a double (C2: on your turn, before rolling).")),
-    action_view("take", gettext_lazy("Take the double: you own the cube (C4).")),
-    action_view(
-        "pass", gettext_lazy("Pass the double: the game is lost at the cube's value (C4).")
-    ),
-    action_view(
-        "beaver", gettext_lazy("Take and redouble at once (C5, money sessions with beavers).")
-    ),
-    action_view(
-        "resign",
-        gettext_lazy("Offer to resign a single, a gammon or a backgammon (S4)."),
-        ResignInput,
-    ),
-    action_view(
-        "accept_resign", gettext_lazy("Accept the resignation offered: the game ends (S4).")
-    ),
-    action_view(
-        "reject_resign", gettext_lazy("Reject the resignation offered: play goes on (S4).")
-    ),
-    action_view(
-        "continue",
-        gettext_lazy("A money session, between games: start the next game (its opening roll)."),
-        base=ContinueActionView,
-    ),
-    action_view(
-        "stop",
-        gettext_lazy(
-            "A money session, between games: stop it; the net is posted to the ledger at "
-            "the stake per point."
+        ActionSpec(
+            "name_double",
+            gettext_lazy(
+                "Acey-deucey, after playing a 1-2 in full: name the double to play (AD4), then "
+                "roll again."
+            ),
+            NameDoubleInput,
         ),
-        base=StopActionView,
+        ActionSpec("double", gettext_lazy("Offer a double (C2: on your turn, before rolling).")),
+        ActionSpec("take", gettext_lazy("Take the double: you own the cube (C4).")),
+        ActionSpec(
+            "pass", gettext_lazy("Pass the double: the game is lost at the cube's value (C4).")
+        ),
+        ActionSpec(
+            "beaver", gettext_lazy("Take and redouble at once (C5, money sessions with beavers).")
+        ),
+        ActionSpec(
+            "resign",
+            gettext_lazy("Offer to resign a single, a gammon or a backgammon (S4)."),
+            ResignInput,
+        ),
+        ActionSpec(
+            "accept_resign", gettext_lazy("Accept the resignation offered: the game ends (S4).")
+        ),
+        ActionSpec(
+            "reject_resign", gettext_lazy("Reject the resignation offered: play goes on (S4).")
+        ),
+        ActionSpec(
+            "continue",
+            gettext_lazy("A money session, between games: start the next game (its opening roll)."),
+            act=_match_continue,
+        ),
+        ActionSpec(
+            "stop",
+            gettext_lazy(
+                "A money session, between games: stop it; the net is posted to the ledger at "
+                "the stake per point."
+            ),
+            act=_match_stop,
+        ),
     ),
 )
 

@@ -7,6 +7,7 @@ class MatchesConfig(AppConfig):
     verbose_name = _("Matches")
 
     def ready(self) -> None:
-        from matches import live  # the models are loaded by now
+        from matches import live, services, table_engine  # the models are loaded by now
 
         live.register()
+        table_engine.kind_register(services.MatchTurn)

@@ -37,10 +37,14 @@ def load_demo(*, out: OutputWrapper) -> None:
     player = {
         name: club_selectors.player_get(username=name) for name in ("alice", "bob", "carol", "dave")
     }
-    finished = services.match_create(creator=player["alice"], opponent=player["bob"], length=3)
+    finished = services.match_create(
+        creator=player["alice"], opponent=player["bob"], options=services.MatchOptions(length=3)
+    )
     play_on(services.match_accept(match=finished, player=player["bob"]))
     playing = services.match_create(
-        creator=player["carol"], opponent=player["dave"], length=5, rated=False
+        creator=player["carol"],
+        opponent=player["dave"],
+        options=services.MatchOptions(length=5, rated=False),
     )
     play_on(services.match_accept(match=playing, player=player["dave"]), actions=12)
     out.write("Demo matches: one finished, one being played.")

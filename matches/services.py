@@ -1,11 +1,11 @@
 """Every write to a match or a table: keyword-only functions named ``<noun>_<verb>``.
 
-Each is one transaction that locks the table row (``select_for_update``) and then
-writes it with a conditional ``UPDATE ... WHERE id = ... AND version = <read>``: on
-PostgreSQL the lock makes concurrent requests wait, and on SQLite (where
-``select_for_update`` does nothing) the conditional update lets only the first of them
-through; the others raise ``StaleTurn`` and roll back. A refused request writes nothing:
-no state, no log row.
+Each is one transaction through the table engine (``matches.table_engine``): the match
+and its table locked in one query (``select_for_update``), the ``turn_no`` checked, the
+action applied through the rules core, the log appended, the clock run, and the table
+written with a conditional ``UPDATE ... WHERE id = ... AND version = <read>``; a refused
+request writes nothing: no state, no log row. ``MatchTurn`` is the match's part of the
+engine.
 
 How a request flows: load the stored ``Game`` (no history) and ``MatchState``; apply the
 player's action through the rules core; then ``_settle``: the game's new actions go to
@@ -18,14 +18,12 @@ deadline set; a timeout task is scheduled for it after commit.
 import enum
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from dataclasses import dataclass, field
+from datetime import datetime
 from decimal import Decimal
-from typing import Any, assert_never
+from typing import Any, ClassVar, assert_never
 
-from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from backgammon import dice as core_dice
@@ -40,7 +38,6 @@ from backgammon.game import (
     Result,
     Roll,
     Undo,
-    action_to_dict,
 )
 from backgammon.match import TAVLI_ORDERS as TAVLI_ORDERS_BY_NAME
 from backgammon.match import MatchState
@@ -48,12 +45,10 @@ from backgammon.variants import Variants
 from club import services as club_services
 from club.models import MatchResult, Player, SourceKind
 from club.services import LegSpec
-from matches import clocks, selectors, signals
-from matches.errors import IllegalPlay, NotYourTurn, StaleTurn
+from matches import clocks, selectors, signals, table_engine
+from matches.errors import NotYourTurn
 from matches.models import Action, Match, PlaySettings, Seat, Table
-from matches.models import Phase as TablePhase
 from web.errors import Conflict, Forbidden, Invalid, NotFound
-from web.schedule import send_at
 
 log = logging.getLogger(__name__)
 
@@ -70,10 +65,6 @@ SEED_LENGTH = 64
 # a real game, where a bear-off both sides' settings play out to its end (T4: a roll and
 # a play a turn, in a Crawford game) takes a few dozen.
 MAX_SERVER_ACTIONS = 64
-TIMEOUT_TASK = "matches.table_timeout"
-# Seconds past a deadline before the sweep applies it: until then it is the timeout
-# task's, and the sweep racing it for the same rows only makes both wait.
-SWEEP_GRACE = 1.0
 
 
 class Act(enum.StrEnum):
@@ -93,11 +84,6 @@ class Act(enum.StrEnum):
     RESIGN = "resign"
     ACCEPT_RESIGN = "accept_resign"
     REJECT_RESIGN = "reject_resign"
-
-
-def clock_now() -> datetime:
-    """The services' clock: tests replace it to move time on (never sleep)."""
-    return timezone.now()
 
 
 # Creating, accepting, declining ---------------------------------------------------------
@@ -172,71 +158,85 @@ def _seed(seed: str) -> str:
     return seed
 
 
+@dataclass(frozen=True, kw_only=True)
+class MatchOptions:
+    """What a match is created with, checked once here when made (``Invalid``): built by
+    the API's serializer, the page's form, a tournament's pairing and the demo alike.
+    ``length`` points (0: a money session at ``stake`` per point); ``game_options`` the
+    API's ``options`` (``jacoby``, ``beavers``, ``automatic_doubles``,
+    ``backgammon_value``, ``variant``); ``tavli`` ``"greek"`` or ``"bulgarian"``: a tavli
+    match, its games in that order (TM1); ``on_timeout`` ``autoplay`` (unrated matches
+    only): a side out of time is played for instead of losing; ``seed`` the creator's
+    part of the client seed. ``spec`` and ``state`` are read from them: the clock and
+    the match's starting state."""
+
+    length: int
+    rated: bool = True
+    clock: str | Mapping[str, Any] = "none"
+    stake: Decimal | None = None
+    game_options: Mapping[str, Any] | None = None
+    tavli: str | None = None
+    on_timeout: str = Table.OnTimeout.FORFEIT
+    seed: str = ""
+    spec: clocks.ClockSpec = field(init=False, repr=False, compare=False)
+    state: MatchState = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        length, rated, stake = self.length, self.rated, self.stake
+        if isinstance(length, bool) or not isinstance(length, int):
+            raise Invalid(_("The match length is a whole number of points."))
+        if not 0 <= length <= club_services.MAX_MATCH_LENGTH:
+            raise Invalid(
+                _("The match length is between 1 and %(most)s points (0: a money session).")
+                % {"most": club_services.MAX_MATCH_LENGTH}
+            )
+        if length == 0 and rated:
+            raise Invalid(_("A money session is never rated."))
+        if length == 0:
+            if stake is None:
+                raise Invalid(_("A money session needs a stake per point."))
+            stake = club_services.money_check(amount=stake, positive=True)
+            if stake > MAX_STAKE:
+                raise Invalid(_("The stake is at most %(most)s a point.") % {"most": MAX_STAKE})
+            object.__setattr__(self, "stake", stake)
+        elif stake is not None:
+            raise Invalid(_("Only a money session has a stake."))
+        if self.on_timeout not in Table.OnTimeout.values:
+            raise Invalid(_("On timeout: forfeit or autoplay."))
+        if self.on_timeout == Table.OnTimeout.AUTOPLAY and rated:
+            raise Invalid(_("Only an unrated match plays on for a side out of time."))
+        try:
+            object.__setattr__(self, "spec", clocks.clock_spec(self.clock))
+        except ValueError as exc:
+            raise Invalid(str(exc)) from None
+        state = _state(self.game_options, length=length, tavli=self.tavli)
+        object.__setattr__(self, "state", state)
+        _seed(self.seed)
+
+
 @transaction.atomic
-def match_create(
-    *,
-    creator: Player,
-    opponent: Player | None,
-    length: int,
-    rated: bool = True,
-    clock: str | Mapping[str, Any] = "none",
-    stake: Decimal | None = None,
-    options: Mapping[str, Any] | None = None,
-    tavli: str | None = None,
-    on_timeout: str = Table.OnTimeout.FORFEIT,
-    seed: str = "",
-) -> Match:
-    """Invite ``opponent`` to a match to ``length`` points (0: a money session at
-    ``stake`` per point), or with ``opponent`` None open a challenge any member may
-    accept. The dice commitment is public from now on; ``seed`` is the creator's part of
-    the client seed. ``tavli`` ``"greek"`` or ``"bulgarian"``: a tavli match, its games
-    in that order (TM1). ``on_timeout`` ``autoplay`` (unrated matches only): a side out of
-    time is played for instead of losing. Raises ``Invalid``."""
+def match_create(*, creator: Player, opponent: Player | None, options: MatchOptions) -> Match:
+    """Invite ``opponent`` to a match as ``options`` say, or with ``opponent`` None open a
+    challenge any member may accept. The dice commitment is public from now on. Raises
+    ``Invalid``."""
     if opponent is not None and opponent.pk == creator.pk:
         raise Invalid(_("A player cannot play a match against themself."))
-    if isinstance(length, bool) or not isinstance(length, int):
-        raise Invalid(_("The match length is a whole number of points."))
-    if not 0 <= length <= club_services.MAX_MATCH_LENGTH:
-        raise Invalid(
-            _("The match length is between 1 and %(most)s points (0: a money session).")
-            % {"most": club_services.MAX_MATCH_LENGTH}
-        )
-    if length == 0 and rated:
-        raise Invalid(_("A money session is never rated."))
-    if length == 0:
-        if stake is None:
-            raise Invalid(_("A money session needs a stake per point."))
-        stake = club_services.money_check(amount=stake, positive=True)
-        if stake > MAX_STAKE:
-            raise Invalid(_("The stake is at most %(most)s a point.") % {"most": MAX_STAKE})
-    elif stake is not None:
-        raise Invalid(_("Only a money session has a stake."))
-    if on_timeout not in Table.OnTimeout.values:
-        raise Invalid(_("On timeout: forfeit or autoplay."))
-    if on_timeout == Table.OnTimeout.AUTOPLAY and rated:
-        raise Invalid(_("Only an unrated match plays on for a side out of time."))
-    try:
-        spec = clocks.clock_spec(clock)
-    except ValueError as exc:
-        raise Invalid(str(exc)) from None
-    state = _state(options, length=length, tavli=tavli)
     server_seed = core_dice.new_server_seed()
-    table = Table.objects.create(delay=spec.delay, on_timeout=on_timeout)
-    match = Match.objects.create(
+    table = Table.objects.create(delay=options.spec.delay, on_timeout=options.on_timeout)
+    return Match.objects.create(
         table=table,
         creator=creator,
         opponent=opponent,
-        length=length,
-        rated=rated,
-        stake=stake,
-        options=dict(options or {}),
-        clock=spec.to_json(),
-        state=state.to_dict(),
+        length=options.length,
+        rated=options.rated,
+        stake=options.stake,
+        options=dict(options.game_options or {}),
+        clock=options.spec.to_json(),
+        state=options.state.to_dict(),
         server_seed=server_seed,
         commitment=core_dice.commitment(server_seed),
-        client_seed=_seed(seed),
+        client_seed=options.seed,
     )
-    return match
 
 
 # What a locked match is read with: its players, their users (the answer's names) and
@@ -280,7 +280,7 @@ def match_accept(*, match: Match, player: Player, seed: str = "") -> Match:
     _check_answerable(match, player)
     if player.pk == match.creator_id:
         raise Forbidden(_("You cannot accept your own invitation or challenge."))
-    work = _Work(match=match, table=table, now=clock_now())
+    work = MatchTurn(match=match, table=table, now=table_engine.clock_now())
     match.opponent = player
     match.status = Match.Status.PLAYING
     match.started_at = work.now
@@ -291,7 +291,7 @@ def match_accept(*, match: Match, player: Player, seed: str = "") -> Match:
     table.reserve_0 = table.reserve_1 = float(spec.reserve)
     _start_game(work)
     _settle(work)
-    _save(work)
+    work.save()
     Seat.objects.bulk_create(
         [
             Seat(table=table, side=0, player_id=match.creator_id),
@@ -309,11 +309,11 @@ def match_decline(*, match: Match, player: Player) -> Match:
     _check_answerable(match, player)
     if match.opponent is None and player.pk != match.creator_id:
         raise Forbidden(_("Only its creator withdraws an open challenge."))
-    work = _Work(match=match, table=table, now=clock_now())
+    work = MatchTurn(match=match, table=table, now=table_engine.clock_now())
     match.status = Match.Status.DECLINED
     match.finished_at = work.now
     table.status = Table.Status.CLOSED
-    _save(work)
+    work.save()
     return match
 
 
@@ -329,12 +329,12 @@ def match_call_off(*, match: Match) -> Match:
     acted = Action.objects.filter(table=table).exclude(kind=Action.START).exists()
     if table.game_number > 1 or acted:
         raise Conflict(_("That match has begun: it can no longer be called off."))
-    work = _Work(match=match, table=table, now=clock_now())
+    work = MatchTurn(match=match, table=table, now=table_engine.clock_now())
     match.status = Match.Status.DECLINED
     match.finished_at = work.now
     table.status = Table.Status.CLOSED
     table.clock_started = None
-    _save(work)
+    work.save()
     return match
 
 
@@ -351,47 +351,89 @@ def _check_answerable(match: Match, player: Player) -> None:
 _MATCH_FIELDS = tuple(f.attname for f in Match._meta.concrete_fields if not f.primary_key)
 
 
-@dataclass
-class _Work:
-    """One request's view of a match in memory, written once at the end by ``_save``."""
+@dataclass(kw_only=True)
+class MatchTurn(table_engine.TableTurn):
+    """One request's view of a match and its table in memory, written once by ``save``."""
+
+    owner: ClassVar[str] = "match"
 
     match: Match
-    table: Table
-    now: datetime
-    game: Game | None = None
     state: MatchState | None = None
     players: tuple[Player, Player] | None = None
-    rows: list[Action] = field(default_factory=list)
     acting: int | None = None  # the side to act when the request came in
     continuing: bool = True  # the acting side's period of the clock goes on
     game_at_start: int = 0
     settings: dict[int, PlaySettings] = field(default_factory=dict)
-    seen_version: int = 0
-    deadline_turn_was: int = 0  # a timeout task is sent only for a new period's deadline
     ended: Game | None = None  # the game that ended in this request, with its history
     match_was: dict[str, Any] = field(default_factory=dict)  # to write only what changed
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         self.match_was = {name: getattr(self.match, name) for name in _MATCH_FIELDS}
-        self.seen_version = self.table.version
-        self.deadline_turn_was = self.table.deadline_turn
         self.game_at_start = self.table.game_number
-        if self.table.state is not None:
-            self.game = Game.from_dict(self.table.state)
+        if self.game is not None:
             self.acting = self.game.turn
         self.state = MatchState.from_dict(self.match.state)
         if self.match.opponent_id is not None:
             assert self.match.opponent is not None
             self.players = (self.match.creator, self.match.opponent)
 
+    @classmethod
+    def timed_out(cls, table: Table, now: datetime) -> bool:
+        """The side out of time loses (the core's forfeit, ``timeout``), or, at a table
+        set to ``autoplay``, the server acts for it (``_autoplay``)."""
+        work = cls(match=_match_of(table), table=table, now=now)
+        game = _game(work)
+        side = game.turn
+        if side is None:
+            return False
+        if table.on_timeout == Table.OnTimeout.AUTOPLAY:
+            work.reserve_set(side, 0.0)
+            _autoplay(work, side)
+        else:
+            work.record(game.forfeit(side, ForfeitReason.TIMEOUT), actor=None)
+        _settle(work)
+        work.save()
+        return True
 
-def _game(work: _Work) -> Game:
+    def dice_stream(self) -> core_dice.DiceStream:
+        return core_dice.DiceStream(
+            bytes(self.match.server_seed), self.match.client_seed, used=self.table.dice_used
+        )
+
+    def dice_keep(self, used: int) -> None:
+        self.table.dice_used = used
+
+    def record(self, after: Game, *, actor: Player | None) -> None:
+        """The engine's, noting whether the acting side's period of the clock goes on
+        and the game that ended (with its last actions: ``MatchState`` reads a forfeit
+        there)."""
+        if self.acting is not None and any(
+            not isinstance(action, _CONTINUING) for action in after.history
+        ):
+            self.continuing = False
+        super().record(after, actor=actor)
+        if after.over:
+            self.ended = after
+
+    def save(self) -> None:
+        """The table (the engine's), then the match's changed fields."""
+        match = self.match
+        if match.status != Match.Status.PLAYING:
+            self.table.deadline = None
+        super().save()
+        changed = [name for name in _MATCH_FIELDS if getattr(match, name) != self.match_was[name]]
+        if changed:  # most actions change the table alone
+            match.save(update_fields=changed)
+
+
+def _game(work: MatchTurn) -> Game:
     if work.game is None:
         raise Conflict(_("No game is being played at this table."))
     return work.game
 
 
-def _load(match: Match, player: Player, turn_no: int | None) -> _Work:
+def _load(match: Match, player: Player, turn_no: int | None) -> MatchTurn:
     """Lock and load for a player's action: the player must sit at the table, the match
     be in play and ``turn_no`` the current one."""
     match, table = _locked(match)
@@ -399,37 +441,17 @@ def _load(match: Match, player: Player, turn_no: int | None) -> _Work:
         raise Forbidden(_("Only the players of a match act in it; watchers watch."))
     if match.status != Match.Status.PLAYING:
         raise Conflict(_("That match is not being played."))
-    if turn_no is not None and turn_no != table.turn_no:
-        raise StaleTurn(
-            _("Turn %(sent)s is over: the game is at turn %(current)s.")
-            % {"sent": turn_no, "current": table.turn_no}
-        )
-    return _Work(match=match, table=table, now=clock_now())
+    if turn_no is not None:
+        table_engine.turn_check(table, turn_no)
+    return MatchTurn(match=match, table=table, now=table_engine.clock_now())
 
 
-def _side(work: _Work, player: Player) -> int:
+def _side(work: MatchTurn, player: Player) -> int:
     return 0 if player.pk == work.match.creator_id else 1
 
 
-def rules_apply(call: Any, *args: Any) -> Game:
-    """Call the rules core; its refusals as the API's errors (the online chouette's
-    services call the core through it too)."""
-    try:
-        result: Game = call(*args)
-    except core.IllegalPlay as exc:
-        raise IllegalPlay(str(exc), reason=exc.reason) from None
-    except core.InvalidNotation as exc:
-        raise IllegalPlay(str(exc), reason="invalid_notation") from None
-    except core.CubeNotAvailable as exc:
-        raise IllegalPlay(str(exc), reason="cube_not_available") from None
-    except (core.NotYourTurn, core.GameOver) as exc:
-        raise Conflict(str(exc)) from None
-    except (core.BackgammonError, ValueError) as exc:
-        raise Invalid(str(exc)) from None
-    return result
-
-
 def _core_call(
+    work: MatchTurn,
     game: Game,
     act: Act,
     *,
@@ -437,44 +459,42 @@ def _core_call(
     origin: int | None,
     die: int | None,
     value: str,
-    stream: core_dice.DiceStream | None,
 ) -> Game:
     match act:
         case Act.ROLL:
-            assert stream is not None
             if game.phase is not Phase.ROLL:
                 raise Conflict(_("You cannot roll now: you have rolled, or an answer is awaited."))
-            return rules_apply(game.roll, stream.roll())
+            return work.roll(game)
         case Act.MOVE_STEP:
             if origin is None or die is None:
                 raise Invalid(_("A step names the point it starts from and the die it plays."))
-            return rules_apply(game.move_step, origin, die)
+            return table_engine.rules_apply(game.move_step, origin, die)
         case Act.UNDO:
-            return rules_apply(game.undo)
+            return table_engine.rules_apply(game.undo)
         case Act.CONFIRM:
-            return rules_apply(game.confirm)
+            return table_engine.rules_apply(game.confirm)
         case Act.MOVE:
-            return rules_apply(game.play, play)
+            return table_engine.rules_apply(game.play, play)
         case Act.NAME_DOUBLE:
             if die is None:
                 raise Invalid(_("Name the double to play: a number from 1 to 6."))
-            return rules_apply(game.name_double, die)
+            return table_engine.rules_apply(game.name_double, die)
         case Act.DOUBLE:
-            return rules_apply(game.double)
+            return table_engine.rules_apply(game.double)
         case Act.TAKE:
-            return rules_apply(game.take)
+            return table_engine.rules_apply(game.take)
         case Act.PASS:
-            return rules_apply(game.pass_)
+            return table_engine.rules_apply(game.pass_)
         case Act.BEAVER:
-            return rules_apply(game.beaver)
+            return table_engine.rules_apply(game.beaver)
         case Act.RESIGN:
             if value not in {r.value for r in (Result.SINGLE, Result.GAMMON, Result.BACKGAMMON)}:
                 raise Invalid(_("Resign a single, a gammon or a backgammon."))
-            return rules_apply(game.resign, value)
+            return table_engine.rules_apply(game.resign, value)
         case Act.ACCEPT_RESIGN:
-            return rules_apply(game.accept_resign)
+            return table_engine.rules_apply(game.accept_resign)
         case Act.REJECT_RESIGN:
-            return rules_apply(game.reject_resign)
+            return table_engine.rules_apply(game.reject_resign)
     assert_never(act)
 
 
@@ -516,13 +536,10 @@ def match_act(
             if game.turn is None
             else None
         )
-    stream = _stream(work) if act is Act.ROLL else None
-    after = _core_call(game, act, play=play, origin=origin, die=die, value=value, stream=stream)
-    if stream is not None:
-        work.table.dice_used = stream.used
-    _record(work, after, actor=player)
+    after = _core_call(work, game, act, play=play, origin=origin, die=die, value=value)
+    work.record(after, actor=player)
     _settle(work)
-    _save(work)
+    work.save()
     return work.match
 
 
@@ -535,7 +552,7 @@ def match_continue(*, match: Match, player: Player, turn_no: int) -> Match:
         raise Conflict(_("The next game starts only between the games of a money session."))
     _start_game(work)
     _settle(work)
-    _save(work)
+    work.save()
     return work.match
 
 
@@ -547,7 +564,7 @@ def match_stop(*, match: Match, player: Player, turn_no: int) -> Match:
     if not work.match.money or _game(work).phase is not Phase.OVER:
         raise Conflict(_("A money session stops between games."))
     _finish(work, ended_by=MatchResult.EndedBy.PLAYED)
-    _save(work)
+    work.save()
     return work.match
 
 
@@ -561,93 +578,12 @@ def match_abandon(*, match: Match, player: Player) -> Match:
     if game.over:  # a money session between games: the leaver loses nothing more
         _finish(work, ended_by=MatchResult.EndedBy.ABANDONED, loser=side)
     else:
-        _record(work, rules_apply(game.forfeit, side, ForfeitReason.ABANDONED), actor=player)
-        _settle(work)
-    _save(work)
-    return work.match
-
-
-def table_timeout(*, table_id: int, turn_no: int, skip_locked: bool = False) -> bool:
-    """The timeout of turn ``turn_no`` at table ``table_id``: applied only if the table
-    is still at that turn and its deadline has passed (so a late or repeated task does
-    nothing, and a player's action that wins the race leaves it nothing to do). The side
-    out of time loses (the core's forfeit, ``timeout``), or, at a table set to
-    ``autoplay``, the server acts for it (``_autoplay``). ``skip_locked`` (the sweep's):
-    a table another transaction holds is left to it. True if applied."""
-    try:
-        return _timeout(table_id, turn_no, skip_locked=skip_locked)
-    except StaleTurn:
-        return False
-
-
-@transaction.atomic
-def _timeout(table_id: int, turn_no: int, *, skip_locked: bool) -> bool:
-    # A chouette's table has its own timeouts (chouette.online).
-    table = table_due(table_id=table_id, turn_no=turn_no, owner="match", skip_locked=skip_locked)
-    if table is None:
-        return False
-    now = clock_now()
-    work = _Work(match=_match_of(table), table=table, now=now)
-    game = _game(work)
-    side = game.turn
-    if side is None:
-        return False
-    if table.on_timeout == Table.OnTimeout.AUTOPLAY:
-        _set_reserve(table, side, 0.0)
-        _autoplay(work, side)
-    else:
-        _record(work, game.forfeit(side, ForfeitReason.TIMEOUT), actor=None)
-    _settle(work)
-    _save(work)
-    log.info("table %s: turn %s timed out", table_id, turn_no)
-    return True
-
-
-def table_due(
-    *, table_id: int, turn_no: int, owner: str, skip_locked: bool = False
-) -> Table | None:
-    """The table ``table_id``, locked, if its timeout of turn ``turn_no`` is due: still
-    in play at that turn (or, from the turn its deadline was set at, ``deadline_turn``,
-    at any later one while that deadline stands), its deadline passed; ``owner`` the
-    reverse relation of the table's owner (``match``, ``chouette``), each applying its
-    own; ``skip_locked``: None too if another transaction holds the table (PostgreSQL).
-    None otherwise."""
-    table = (
-        Table.objects.select_for_update(of=("self",), skip_locked=skip_locked)
-        .filter(pk=table_id, **{f"{owner}__isnull": False})
-        .first()
-    )
-    if (
-        table is None
-        or table.status != Table.Status.PLAYING
-        or not (table.deadline_turn or table.turn_no) <= turn_no <= table.turn_no
-        or table.deadline is None
-        or table.deadline > clock_now()
-    ):
-        return None
-    return table
-
-
-def tables_sweep(*, limit: int = 500) -> int:
-    """Apply every timeout overdue by more than ``SWEEP_GRACE`` (for deadlines whose task
-    was lost: a worker that was down catches up; or a clock worker behind), the oldest
-    first, each in its own transaction, skipping a table another transaction holds (the
-    clock worker on it, or a player). Returns how many were applied."""
-    overdue = clock_now() - timedelta(seconds=SWEEP_GRACE)
-    due = (
-        Table.objects.filter(
-            status=Table.Status.PLAYING, deadline__lte=overdue, match__isnull=False
+        work.record(
+            table_engine.rules_apply(game.forfeit, side, ForfeitReason.ABANDONED), actor=player
         )
-        .order_by("deadline")
-        .values_list("pk", "turn_no")[:limit]
-    )
-    applied = 0
-    for pk, turn_no in due:
-        try:
-            applied += table_timeout(table_id=pk, turn_no=turn_no, skip_locked=True)
-        except Exception:  # one broken table must not stop the others' timeouts
-            log.exception("table %s: the timeout of turn %s failed", pk, turn_no)
-    return applied
+        _settle(work)
+    work.save()
+    return work.match
 
 
 @transaction.atomic
@@ -673,85 +609,35 @@ def play_settings_update(*, player: Player, **changes: Any) -> PlaySettings:
 # The machinery ---------------------------------------------------------------------
 
 
-def _stream(work: _Work) -> core_dice.DiceStream:
-    return core_dice.DiceStream(
-        bytes(work.match.server_seed), work.match.client_seed, used=work.table.dice_used
-    )
-
-
-def _record(work: _Work, after: Game, *, actor: Player | None) -> None:
-    """The new actions of ``after`` (a game loaded without history) into the log; the
-    game kept without them."""
-    table = work.table
-    turn_no = table.turn_base + after.turn_no
-    for action in after.history:
-        if work.acting is not None and not isinstance(action, _CONTINUING):
-            work.continuing = False
-        work.rows.append(
-            Action(
-                table=table,
-                game_number=table.game_number,
-                seq=table.log_seq,
-                turn_no=turn_no,
-                kind=action.kind,
-                actor=actor,
-                by_server=actor is None,
-                payload=action_to_dict(action),
-                at=work.now,
-            )
-        )
-        table.log_seq += 1
-    work.game = replace(after, history=())
-    if after.over:
-        work.ended = after  # with its last actions: MatchState reads a forfeit there
-    table.turn_no = turn_no
-
-
-def _start_game(work: _Work) -> None:
+def _start_game(work: MatchTurn) -> None:
     """The next game of the match: its opening roll from the dice stream (ties
     included, in the log's ``start`` row) and each side's reserve for it."""
-    state, table, match = work.state, work.table, work.match
+    state, match = work.state, work.match
     assert state is not None
     options = state.next_game_options()
     opening = state.next_opening()  # TV2: a tavli game's winner starts the next one
-    rolls: list[tuple[int, int]] = []
-    if opening is None:
-        stream = _stream(work)
-        rolls = stream.opening_roll()
-        table.dice_used = stream.used
+    rolls = [] if opening is not None else work.opening_rolls()
     game = Game.start(options, opening or rolls)
-    table.game_number += 1
-    table.turn_base = table.turn_no
     work.continuing = False
-    work.rows.append(
-        Action(
-            table=table,
-            game_number=table.game_number,
-            seq=0,
-            turn_no=table.turn_base + game.turn_no,
-            kind=Action.START,
-            by_server=True,
-            payload={
-                "options": options.to_dict(),
-                "rolls": [list(roll) for roll in rolls],
-                "starter": None if opening is None else opening.starter,
-            },
-            at=work.now,
-        )
+    work.game_begin(
+        game,
+        payload={
+            "options": options.to_dict(),
+            "rolls": [list(roll) for roll in rolls],
+            "starter": None if opening is None else opening.starter,
+        },
+        actor=None,
     )
-    table.log_seq = 1
-    table.turn_no = table.turn_base + game.turn_no
     match.score_before = list(state.score)
-    work.game = game
     spec = clocks.clock_spec(match.clock)
     for side in (0, 1):
         reserve = clocks.game_reserve(
-            spec, length=match.length, score=state.score, left=_reserve(table, side)
+            spec, length=match.length, score=state.score, left=work.reserve(side)
         )
-        _set_reserve(table, side, reserve)
+        work.reserve_set(side, reserve)
 
 
-def _settings(work: _Work, side: int) -> PlaySettings:
+def _settings(work: MatchTurn, side: int) -> PlaySettings:
     """The side's player's settings: joined in by ``_locked`` and ``_match_of`` (read
     here only for a player who just sat down, accepting)."""
     if side not in work.settings:
@@ -764,7 +650,7 @@ def _settings(work: _Work, side: int) -> PlaySettings:
     return work.settings[side]
 
 
-def _settle(work: _Work) -> None:
+def _settle(work: MatchTurn) -> None:
     """What follows the action: a finished game scored and the next begun (or the match
     ended), and the rolls, forced plays and no-contact bear-offs the players' settings
     ask the server to make (T4); then the clock."""
@@ -778,27 +664,24 @@ def _settle(work: _Work) -> None:
         assert side is not None
         wants = _settings(work, side)
         if game.phase is Phase.ROLL and wants.auto_roll and not selectors.can_double(game, side):
-            stream = _stream(work)
-            after = game.roll(stream.roll())
-            work.table.dice_used = stream.used
-            _record(work, after, actor=None)
+            work.record(work.roll(game), actor=None)
             continue
         if game.phase is Phase.MOVE and not game.pending and wants.auto_play_forced:
             plays = game.legal_plays()
             if len(plays) == 1:
-                _record(work, game.play(plays[0]), actor=None)
+                work.record(game.play(plays[0]), actor=None)
                 continue
         if wants.auto_bear_off:
             chosen = no_contact_play(game)
             if chosen is not None:
-                _record(work, game.play(chosen), actor=None)
+                work.record(game.play(chosen), actor=None)
                 continue
         break
     if work.match.status == Match.Status.PLAYING:
         _clock(work)
 
 
-def _game_over(work: _Work) -> bool:
+def _game_over(work: MatchTurn) -> bool:
     """Score the game just ended; True if the next game has started."""
     game, state = work.ended, work.state
     assert state is not None and game is not None
@@ -824,7 +707,7 @@ def _game_over(work: _Work) -> bool:
     return True
 
 
-def _finish(work: _Work, *, ended_by: str, loser: int | None = None) -> None:
+def _finish(work: MatchTurn, *, ended_by: str, loser: int | None = None) -> None:
     """The match is over: the result recorded (rated matches move ratings), a money
     session's net posted to the ledger, the table closed."""
     match, table, state = work.match, work.table, work.state
@@ -885,54 +768,20 @@ def _finish(work: _Work, *, ended_by: str, loser: int | None = None) -> None:
     )
 
 
-def _reserve(table: Table, side: int) -> float:
-    return table.reserve_0 if side == 0 else table.reserve_1
-
-
-def _set_reserve(table: Table, side: int, seconds: float) -> None:
-    if side == 0:
-        table.reserve_0 = seconds
-    else:
-        table.reserve_1 = seconds
-
-
-def _clock(work: _Work) -> None:
-    """Charge the side that acted for the period that ended and start the next side's:
-    a new period begins whenever the side to act changes or its turn's action ends
-    (rolling and then moving is one period)."""
-    table, game = work.table, _game(work)
-    if table.delay is None:
-        return
-    side = game.turn
-    same_period = (
-        work.continuing
-        and table.game_number == work.game_at_start
-        and side is not None
-        and side == work.acting
-        and table.clock_started is not None
+def _clock(work: MatchTurn) -> None:
+    """The engine's clock, by the match's periods: a new one begins whenever the side to
+    act changes or its turn's action ends (rolling and then moving is one period); the
+    side that acted is charged only within the game it acted in."""
+    table, side = work.table, _game(work).turn
+    same_game = table.game_number == work.game_at_start
+    work.clock_run(
+        to_act=side,
+        same_period=work.continuing and same_game and side is not None and side == work.acting,
+        spent_by=work.acting if work.game_at_start and same_game else None,
     )
-    if same_period:
-        return
-    if work.acting is not None and table.clock_started is not None and work.game_at_start:
-        spent = clocks.spend(
-            delay=table.delay,
-            reserve=_reserve(table, work.acting),
-            started=table.clock_started,
-            now=work.now,
-        )
-        if table.game_number == work.game_at_start:
-            _set_reserve(table, work.acting, spent)
-    if side is None:
-        table.clock_started = table.deadline = None
-        return
-    table.clock_started = work.now
-    table.deadline = clocks.deadline(
-        delay=table.delay, reserve=_reserve(table, side), started=work.now
-    )
-    table.deadline_turn = table.turn_no
 
 
-def _autoplay(work: _Work, side: int) -> None:
+def _autoplay(work: MatchTurn, side: int) -> None:
     """The server acts for ``side``, out of time at a table set to play on: it rolls,
     plays the first of the legal plays (``legal_plays()`` order), takes a double and
     rejects a resignation, until the other side must act or the game is over."""
@@ -941,9 +790,7 @@ def _autoplay(work: _Work, side: int) -> None:
         if game.turn != side:
             return
         if game.phase is Phase.ROLL:
-            stream = _stream(work)
-            after = game.roll(stream.roll())
-            work.table.dice_used = stream.used
+            after = work.roll(game)
         elif game.phase is Phase.MOVE:
             after = (
                 game.confirm()
@@ -954,7 +801,7 @@ def _autoplay(work: _Work, side: int) -> None:
             after = game.take()
         else:
             after = game.reject_resign()
-        _record(work, after, actor=None)
+        work.record(after, actor=None)
     work.continuing = False
 
 
@@ -964,40 +811,3 @@ def _complete(game: Game) -> bool:
     except core.IllegalPlay:
         return False
     return True
-
-
-def _save(work: _Work) -> None:
-    """Write the table with ``WHERE version = <read>`` (the check that holds on SQLite),
-    then the log rows and the match; after commit, schedule the timeout task of a new
-    deadline (one that stands has its task already: ``table_due``)."""
-    table, match = work.table, work.match
-    game = work.game
-    table.state = None if game is None else game.to_dict()
-    table.phase = TablePhase.NONE if game is None else game.phase.value
-    if match.status != Match.Status.PLAYING:
-        table.deadline = None
-    table.version = work.seen_version + 1
-    values = {
-        name: getattr(table, name)
-        for name in (
-            "status", "version", "turn_no", "turn_base", "game_number", "log_seq", "phase",
-            "state", "dice_used", "reserve_0", "reserve_1", "clock_started", "deadline",
-            "deadline_turn",
-        )
-    }  # fmt: skip
-    values["updated_at"] = work.now
-    written = Table.objects.filter(pk=table.pk, version=work.seen_version).update(**values)
-    if not written:
-        raise StaleTurn()
-    Action.objects.bulk_create(work.rows)
-    changed = [name for name in _MATCH_FIELDS if getattr(match, name) != work.match_was[name]]
-    if changed:  # most actions change the table alone
-        match.save(update_fields=changed)
-    if table.deadline is not None and table.deadline_turn != work.deadline_turn_was:
-        table_id, turn_no, eta = table.pk, table.deadline_turn, table.deadline
-        transaction.on_commit(lambda: _schedule(table_id, turn_no, eta), robust=True)
-
-
-def _schedule(table_id: int, turn_no: int, eta: datetime) -> None:
-    """Send the timeout task for the deadline (lost, the sweep catches it)."""
-    send_at(TIMEOUT_TASK, args=[table_id, turn_no], eta=eta, queue=settings.MATCHES_TIMEOUT_QUEUE)

@@ -1,18 +1,19 @@
-"""The matches' Celery tasks: thin entry points that call services."""
+"""The table engine's Celery tasks, for every table (a match's, a chouette's): thin entry
+points that call the engine."""
 
 from celery import shared_task
 
-from matches import services
+from matches import table_engine
 
 
-@shared_task(name=services.TIMEOUT_TASK, ignore_result=True)
+@shared_task(name=table_engine.TIMEOUT_TASK, ignore_result=True)
 def table_timeout(table_id: int, turn_no: int) -> bool:
     """Apply the timeout of turn ``turn_no`` if the table is still at it and its deadline
     has passed (a late or repeated task does nothing)."""
-    return services.table_timeout(table_id=table_id, turn_no=turn_no)
+    return table_engine.table_timeout(table_id=table_id, turn_no=turn_no)
 
 
 @shared_task(name="matches.sweep", ignore_result=True)
 def sweep() -> int:
     """Apply every timeout that is due whose task was lost (run by beat every few seconds)."""
-    return services.tables_sweep()
+    return table_engine.tables_sweep()

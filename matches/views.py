@@ -164,16 +164,15 @@ def _create(me: Player, data: dict[str, Any]) -> Match:
     opponent = club_selectors.player_get(username=data["opponent"]) if data["opponent"] else None
     game: str = data["game"] or "standard"
     tavli = game.removeprefix(TAVLI_PREFIX) if game.startswith(TAVLI_PREFIX) else None
-    return services.match_create(
-        creator=me,
-        opponent=opponent,
+    options = services.MatchOptions(
         length=data["length"],
         rated=data["rated"],
         clock=data["clock"],
         stake=data["stake"],
-        options=None if tavli or game == "standard" else {"variant": game},
+        game_options=None if tavli or game == "standard" else {"variant": game},
         tavli=tavli,
     )
+    return services.match_create(creator=me, opponent=opponent, options=options)
 
 
 def game_name(detail: dict[str, Any]) -> str:

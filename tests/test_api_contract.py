@@ -149,7 +149,10 @@ def _an_online_chouette(*players, staff):
     """An online chouette with its first game on, alice in the box."""
     order = list(players)
     chouette = chouette_services.chouette_create(
-        players=order, order=order, stake=Decimal("1.00"), recorded_by=staff.user, mode="online"
+        players=order,
+        order=order,
+        recorded_by=staff.user,
+        options=chouette_services.ChouetteOptions(stake=Decimal("1.00"), mode="online"),
     )
     chouette_online.chouette_game_start(chouette=chouette, by=order[0])
 
@@ -163,12 +166,18 @@ def club_with_books(make_player, staff):
     its first game on."""
     alice, bob = make_player("alice"), make_player("bob")
     dave, _erin = make_player("dave"), make_player("erin")
-    playing = matches_services.match_create(creator=alice, opponent=bob, length=3)
+    playing = matches_services.match_create(
+        creator=alice, opponent=bob, options=matches_services.MatchOptions(length=3)
+    )
     matches_services.match_accept(match=playing, player=bob)
-    finished = matches_services.match_create(creator=bob, opponent=alice, length=1)
+    finished = matches_services.match_create(
+        creator=bob, opponent=alice, options=matches_services.MatchOptions(length=1)
+    )
     _double_and_pass(matches_services.match_accept(match=finished, player=alice), alice, bob)
     matches_services.match_create(
-        creator=bob, opponent=None, length=0, rated=False, stake=Decimal("1.00")
+        creator=bob,
+        opponent=None,
+        options=matches_services.MatchOptions(length=0, rated=False, stake=Decimal("1.00")),
     )
     tournament = tournament_services.tournament_create(
         created_by=staff.user, name="Club night", format="round_robin"

@@ -473,13 +473,10 @@ def _matches_start(tournament: Tournament, played: Round, rows: list[Pairing]) -
         if row.second_id is None or row.winner_id is not None:
             continue
         first, second = entries[row.first_id].player, entries[row.second_id].player
-        match = matches_services.match_create(
-            creator=first,
-            opponent=second,
-            length=played.length,
-            rated=tournament.rated,
-            clock=played.clock,
+        options = matches_services.MatchOptions(
+            length=played.length, rated=tournament.rated, clock=played.clock
         )
+        match = matches_services.match_create(creator=first, opponent=second, options=options)
         row.match = matches_services.match_accept(match=match, player=second)
         row.save(update_fields=["match"])
 

@@ -20,7 +20,10 @@ def test_the_big_screen_follows_a_game_entered_on_the_scorekeepers_phone(
     players = [make_player(name, display_name=name.title()) for name in ("alice", "bob", "carol")]
     keeper = make_player("keeper", display_name="Keeper")
     chouette = services.chouette_create(
-        players=players, order=players, stake=Decimal("1.00"), recorded_by=keeper.user
+        players=players,
+        order=players,
+        recorded_by=keeper.user,
+        options=services.ChouetteOptions(stake=Decimal("1.00")),
     )
     screen = browser.new_context(base_url=live_server.url, viewport={"width": 1920, "height": 1080})
     phone = browser.new_context(base_url=live_server.url, **DEVICES["phone"])

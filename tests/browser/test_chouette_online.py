@@ -99,11 +99,10 @@ def test_four_players_play_an_online_opening_and_the_big_screen_follows_it_live(
     chouette = services.chouette_create(
         players=list(members.values()),
         order=list(members.values()),
-        stake=Decimal("1.00"),
         recorded_by=members["alice"].user,
-        mode="online",
-        cube="multiple",
-        jacoby=False,
+        options=services.ChouetteOptions(
+            stake=Decimal("1.00"), mode="online", cube="multiple", jacoby=False
+        ),
     )
     pages = {}
     for name in NAMES:
@@ -250,10 +249,8 @@ def test_resignations_are_offered_and_answered_from_the_members_boards(
     chouette = services.chouette_create(
         players=list(members.values()),
         order=list(members.values()),
-        stake=Decimal("1.00"),
         recorded_by=members["alice"].user,
-        mode="online",
-        cube="multiple",
+        options=services.ChouetteOptions(stake=Decimal("1.00"), mode="online", cube="multiple"),
     )
     online.chouette_game_start(chouette=chouette, by=members["alice"])
     play_through_services(

@@ -128,9 +128,11 @@ def club(make_player):
     # A match in play (the lobby lists it, the board page draws it) and an open challenge.
     from matches import services as matches
 
-    match = matches.match_create(creator=alice, opponent=bob, length=5, clock="standard")
+    match = matches.match_create(
+        creator=alice, opponent=bob, options=matches.MatchOptions(length=5, clock="standard")
+    )
     match = matches.match_accept(match=match, player=bob)
-    matches.match_create(creator=carol, opponent=None, length=7)
+    matches.match_create(creator=carol, opponent=None, options=matches.MatchOptions(length=7))
     return {
         "alice": alice.pk,
         "transaction": night.pk,
@@ -145,7 +147,10 @@ def _chouette(*players):
     from chouette import selectors, services
 
     chouette = services.chouette_create(
-        players=players, order=players, stake=Decimal("2.00"), recorded_by=players[0].user
+        players=players,
+        order=players,
+        recorded_by=players[0].user,
+        options=services.ChouetteOptions(stake=Decimal("2.00")),
     )
     for winner in ("box", "team"):
         chouette.refresh_from_db()
@@ -169,10 +174,8 @@ def _online_chouette(*players):
     chouette = services.chouette_create(
         players=players,
         order=players,
-        stake=Decimal("2.00"),
         recorded_by=players[0].user,
-        mode="online",
-        cube="multiple",
+        options=services.ChouetteOptions(stake=Decimal("2.00"), mode="online", cube="multiple"),
     )
     online.chouette_game_start(chouette=chouette, by=players[0])
     return chouette.pk

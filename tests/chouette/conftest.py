@@ -36,9 +36,10 @@ def open_chouette(members, staff):
         return services.chouette_create(
             players=players,
             order=players,
-            stake=options.pop("stake", Decimal("5.00")),
             recorded_by=by or staff.user,
-            **options,
+            options=services.ChouetteOptions(
+                stake=options.pop("stake", Decimal("5.00")), **options
+            ),
         )
 
     return make

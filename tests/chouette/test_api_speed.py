@@ -9,9 +9,10 @@ from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 from rest_framework import serializers
 
-from chouette import online, selectors, services
+from chouette import selectors, services
 from chouette.api import ChouetteOutput, chouette_card
 from chouette.models import Chouette, GamePoints, Membership
+from matches import table_engine
 from matches.models import Table
 from tests.chouette.conftest import NAMES, member
 from tests.chouette.online_table import OnlineTable
@@ -220,9 +221,9 @@ def test_a_timeout_task_is_sent_only_for_a_new_deadline_and_outlives_the_answers
     assert (kept.deadline, kept.deadline_turn) == (doubled.deadline, doubled.turn_no)
     clock.advance(31)
     # The task sent with the double (its turn) applies the deadline: dave passes.
-    assert online.chouette_timeout(table_id=kept.pk, turn_no=doubled.deadline_turn)
+    assert table_engine.table_timeout(table_id=kept.pk, turn_no=doubled.deadline_turn)
     assert table.get("alice").json()["game"]["cubes"]["dave"]["state"] == "passed"
-    assert not online.chouette_timeout(table_id=kept.pk, turn_no=doubled.deadline_turn)
+    assert not table_engine.table_timeout(table_id=kept.pk, turn_no=doubled.deadline_turn)
 
 
 def _played(api, members, order, games):

@@ -8,8 +8,8 @@ from datetime import timedelta
 
 import pytest
 
-from chouette import online
 from chouette.models import ChouetteGame
+from matches import table_engine
 from matches.models import Action, Table
 from tests.chouette.online_table import OnlineTable
 
@@ -184,7 +184,7 @@ def test_s4_a_resignation_nobody_answers_in_time_is_rejected(open_table, members
     table = Table.objects.get(chouette__pk=at.pk)
     assert table.deadline == table.clock_started + timedelta(seconds=30)  # still the offer's
     clock.advance(21)
-    assert online.chouette_timeout(table_id=table.pk, turn_no=table.turn_no)
+    assert table_engine.table_timeout(table_id=table.pk, turn_no=table.turn_no)
     at.body = at.get("alice").json()
     # carol and dave rejected it by the server; bob's acceptance stands; the box rolls on.
     assert (at.game["phase"], at.game["awaiting"], at.game["captain"]) == (
@@ -198,7 +198,7 @@ def test_s4_a_resignation_nobody_answers_in_time_is_rejected(open_table, members
     at.play(until=lambda g: g["phase"] == "roll" and g["awaiting"] == ["carol"])
     at.act("carol", "resign", value="single")
     clock.advance(31)
-    assert online.chouette_timeouts_sweep() == 1
+    assert table_engine.tables_sweep() == 1
     at.body = at.get("carol").json()
     assert (at.game["phase"], at.game["awaiting"]) == ("roll", ["carol"])
     assert not ChouetteGame.objects.filter(chouette_id=at.pk).exists()  # the game goes on

@@ -9,6 +9,7 @@ import pytest
 from backgammon.game import Game, Result
 from chouette import online, selectors, services
 from chouette.models import Chouette, ChouetteGame
+from matches import table_engine
 from matches.errors import NotYourTurn, StaleTurn
 from matches.models import Action, Table
 from matches.selectors import tables_check
@@ -157,9 +158,9 @@ def test_h5_h7_a_member_who_does_not_answer_in_time_passes_and_the_captain_hands
     table = fresh(chouette).table
     assert table.deadline == table.clock_started + timedelta(seconds=30)
     clock.advance(5)
-    assert not online.chouette_timeout(table_id=table.pk, turn_no=table.turn_no)  # not yet
+    assert not table_engine.table_timeout(table_id=table.pk, turn_no=table.turn_no)  # not yet
     clock.advance(6)
-    assert online.chouette_timeout(table_id=table.pk, turn_no=table.turn_no)
+    assert table_engine.table_timeout(table_id=table.pk, turn_no=table.turn_no)
     game = body(chouette)
     assert {name: c["state"] for name, c in game["cubes"].items()} == {
         "bob": "passed", "carol": "live", "dave": "passed"
@@ -168,7 +169,7 @@ def test_h5_h7_a_member_who_does_not_answer_in_time_passes_and_the_captain_hands
     rows = Action.objects.filter(table=table, kind="pass")
     assert [(r.actor, r.by_server) for r in rows] == [(None, True), (None, True)]
     # A late or repeated task does nothing.
-    assert not online.chouette_timeout(table_id=table.pk, turn_no=table.turn_no - 1)
+    assert not table_engine.table_timeout(table_id=table.pk, turn_no=table.turn_no - 1)
 
 
 def test_h5_a_session_may_make_a_late_answer_a_take(online_chouette, members, clock):
@@ -176,7 +177,7 @@ def test_h5_a_session_may_make_a_late_answer_a_take(online_chouette, members, cl
     play_until(chouette, members, box_rolls=False, stop=box_to_roll)
     act(chouette, members, "alice", "double")
     clock.advance(31)
-    assert online.chouette_timeouts_sweep() == 1
+    assert table_engine.tables_sweep() == 1
     assert {c["state"] for c in body(chouette)["cubes"].values()} == {"live"}
     assert {c["value"] for c in body(chouette)["cubes"].values()} == {2}
 

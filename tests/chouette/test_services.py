@@ -56,7 +56,9 @@ def legs(posted):
 
 def test_h1_the_order_by_rolls_is_the_sessions_verifiable_dice(members, staff):
     players = [members[name] for name in ("alice", "bob", "carol", "dave")]
-    chouette = services.chouette_create(players=players, stake=D("2.50"), recorded_by=staff.user)
+    chouette = services.chouette_create(
+        players=players, recorded_by=staff.user, options=services.ChouetteOptions(stake=D("2.50"))
+    )
     chouette.refresh_from_db()
     seed = bytes(chouette.server_seed)
     assert chouette.dice_commitment == commitment(seed)
@@ -110,8 +112,8 @@ def test_an_entered_order_must_be_the_players(members, staff):
         services.chouette_create(
             players=players,
             order=[*players[:2], members["dave"]],
-            stake=D(1),
             recorded_by=staff.user,
+            options=services.ChouetteOptions(stake=D(1)),
         )
 
 
@@ -444,7 +446,7 @@ def test_a_request_that_lost_the_race_for_the_version_writes_nothing(open_chouet
     locked = Chouette.objects.get(pk=chouette.pk)
     locked.version = 0
     with pytest.raises(services.StaleVersion):
-        services._advance(locked, seats=[])
+        services.chouette_version_advance(locked=locked, seats=[])
     chouette.refresh_from_db()
     assert chouette.version == 1 and len(chouette.seats) == 4
 

@@ -5,12 +5,12 @@ from datetime import datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from matches import selectors, services
+from matches import selectors, services, table_engine
 from matches.demo import play_on
 
 
 class Clock:
-    """``services.clock_now`` for a test: fixed until ``advance`` moves it."""
+    """``table_engine.clock_now`` for a test: fixed until ``advance`` moves it."""
 
     def __init__(self) -> None:
         self.now: datetime = timezone.now()
@@ -25,7 +25,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch):
     fixed = Clock()
-    monkeypatch.setattr(services, "clock_now", fixed)
+    monkeypatch.setattr(table_engine, "clock_now", fixed)
     return fixed
 
 
@@ -58,7 +58,9 @@ def carol(make_player):
 def start(creator, opponent, **kwargs):
     """A match created by ``creator`` and accepted by ``opponent``."""
     kwargs.setdefault("length", 3)
-    match = services.match_create(creator=creator, opponent=opponent, **kwargs)
+    kwargs["game_options"] = kwargs.pop("options", None)
+    options = services.MatchOptions(**kwargs)
+    match = services.match_create(creator=creator, opponent=opponent, options=options)
     return services.match_accept(match=match, player=opponent)
 
 

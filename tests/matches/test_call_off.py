@@ -5,7 +5,7 @@ once a player has acted."""
 import pytest
 
 from club.models import MatchResult
-from matches import selectors, services
+from matches import selectors, services, table_engine
 from matches.models import Match, Table
 from tests.matches.conftest import act, game_of, on_turn, play_out, start
 from web.errors import Conflict
@@ -31,8 +31,8 @@ def test_an_unplayed_match_is_called_off_without_a_result(alice, bob, clock):
         assert (player.rating, player.experience) == (1500, 0)  # no rating moved
     # Its clock is stopped: the timeout of the turn it was at does nothing.
     clock.advance(3600)
-    assert services.table_timeout(table_id=table.pk, turn_no=turn_no) is False
-    assert services.tables_sweep() == 0
+    assert table_engine.table_timeout(table_id=table.pk, turn_no=turn_no) is False
+    assert table_engine.tables_sweep() == 0
     assert selectors.tables_check() == []  # the log still replays to the stored state
     with pytest.raises(Conflict, match="not being played"):
         services.match_call_off(match=match)

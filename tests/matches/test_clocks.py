@@ -10,7 +10,7 @@ from django.db.models import F
 from club import selectors as club_selectors
 from club.models import MatchResult
 from config.celery import app
-from matches import clocks, selectors, services, tasks
+from matches import clocks, selectors, services, table_engine, tasks
 from matches.models import Action, Match, Table
 from tests.matches.conftest import act, game_of, on_turn, start
 
@@ -71,10 +71,10 @@ def test_a_timeout_before_the_deadline_or_for_another_turn_does_nothing(alice, b
     match = start(alice, bob, length=3, clock={"delay": 5, "reserve": 10})
     table = Table.objects.get(pk=match.table_id)
     clock.advance(14)
-    assert services.table_timeout(table_id=table.pk, turn_no=table.turn_no) is False
+    assert table_engine.table_timeout(table_id=table.pk, turn_no=table.turn_no) is False
     clock.advance(2)
-    assert services.table_timeout(table_id=table.pk, turn_no=table.turn_no - 1) is False
-    assert services.table_timeout(table_id=table.pk, turn_no=table.turn_no + 1) is False
+    assert table_engine.table_timeout(table_id=table.pk, turn_no=table.turn_no - 1) is False
+    assert table_engine.table_timeout(table_id=table.pk, turn_no=table.turn_no + 1) is False
     assert Action.objects.filter(table=table).count() == 1
 
 
@@ -84,8 +84,8 @@ def test_on_expiry_the_side_out_of_time_loses_the_match_once(alice, bob, clock):
     table = Table.objects.get(pk=match.table_id)
     version = table.version
     clock.advance(15.5)
-    assert services.table_timeout(table_id=table.pk, turn_no=table.turn_no) is True
-    assert services.table_timeout(table_id=table.pk, turn_no=table.turn_no) is False
+    assert table_engine.table_timeout(table_id=table.pk, turn_no=table.turn_no) is True
+    assert table_engine.table_timeout(table_id=table.pk, turn_no=table.turn_no) is False
     match.refresh_from_db()
     table.refresh_from_db()
     assert match.status == Match.Status.FINISHED
@@ -104,12 +104,12 @@ def test_the_sweep_applies_a_deadline_whose_task_was_lost(alice, bob, carol, clo
     lost = start(alice, bob, length=3, clock="blitz")
     running = start(carol, bob, length=3, clock="standard")
     clock.advance(8 + 60 + 1)  # past blitz's delay and its reserve for a match to 3
-    assert services.tables_sweep() == 1
+    assert table_engine.tables_sweep() == 1
     lost.refresh_from_db()
     running.refresh_from_db()
     assert lost.ended_by == "timeout"
     assert running.status == Match.Status.PLAYING
-    assert services.tables_sweep() == 0
+    assert table_engine.tables_sweep() == 0
 
 
 def test_an_unrated_match_set_to_autoplay_plays_on_for_the_side_out_of_time(alice, bob, clock):
@@ -120,7 +120,7 @@ def test_an_unrated_match_set_to_autoplay_plays_on_for_the_side_out_of_time(alic
     table = Table.objects.get(pk=match.table_id)
     turn_no = table.turn_no
     clock.advance(16)
-    assert services.table_timeout(table_id=table.pk, turn_no=turn_no) is True
+    assert table_engine.table_timeout(table_id=table.pk, turn_no=turn_no) is True
     match.refresh_from_db()
     table.refresh_from_db()
     assert match.status == Match.Status.PLAYING
@@ -141,7 +141,7 @@ def test_beat_sweeps_every_few_seconds_and_the_worker_knows_both_tasks(settings)
     app.loader.import_default_modules()
     sweep = settings.CELERY_BEAT_SCHEDULE["matches-sweep"]
     assert sweep["task"] == "matches.sweep" and sweep["schedule"] <= 5
-    assert {"matches.sweep", services.TIMEOUT_TASK} <= set(app.tasks)
+    assert {"matches.sweep", table_engine.TIMEOUT_TASK} <= set(app.tasks)
 
 
 def test_a_money_session_lost_on_time_ends_and_settles(alice, bob, clock):
@@ -150,7 +150,7 @@ def test_a_money_session_lost_on_time_ends_and_settles(alice, bob, clock):
     )
     late = on_turn(match, alice, bob)
     clock.advance(11)
-    assert services.tables_sweep() == 1
+    assert table_engine.tables_sweep() == 1
     match.refresh_from_db()
     other = bob if late == alice else alice
     assert match.status == Match.Status.FINISHED and match.ended_by == "timeout"
@@ -165,7 +165,7 @@ def test_one_broken_table_does_not_stop_the_sweep(alice, bob, carol, clock, capl
     fine = start(carol, bob, length=3, clock={"delay": 1, "reserve": 1})
     Table.objects.filter(pk=broken.table_id).update(state={"not": "a game"})
     clock.advance(3)
-    assert services.tables_sweep() == 1
+    assert table_engine.tables_sweep() == 1
     fine.refresh_from_db()
     assert fine.ended_by == "timeout"
     assert f"table {broken.table_id}: the timeout of turn" in caplog.text
@@ -175,15 +175,15 @@ def test_a_timeout_that_loses_the_race_to_a_move_does_nothing(alice, bob, clock,
     match = start(alice, bob, length=3, clock={"delay": 1, "reserve": 1})
     table = Table.objects.get(pk=match.table_id)
     clock.advance(3)
-    real_save = services._save
+    real_save = services.MatchTurn.save
 
     def racing_save(work):
         # As on SQLite: a player's action commits between the timeout's read and write.
         Table.objects.filter(pk=work.table.pk).update(version=F("version") + 1)
         real_save(work)
 
-    monkeypatch.setattr(services, "_save", racing_save)
-    assert services.table_timeout(table_id=table.pk, turn_no=table.turn_no) is False
+    monkeypatch.setattr(services.MatchTurn, "save", racing_save)
+    assert table_engine.table_timeout(table_id=table.pk, turn_no=table.turn_no) is False
     assert Action.objects.filter(table=table).count() == 1
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
@@ -201,11 +201,11 @@ def test_the_tasks_call_the_services(alice, bob, clock):
 def test_the_sweep_leaves_a_deadline_just_passed_to_its_task(alice, bob, clock):
     match = start(alice, bob, length=3, clock={"delay": 1, "reserve": 1})
     table = Table.objects.get(pk=match.table_id)
-    clock.advance(2 + services.SWEEP_GRACE / 2)
-    assert services.tables_sweep() == 0
-    clock.advance(services.SWEEP_GRACE)
-    assert services.tables_sweep() == 1
-    assert services.table_timeout(table_id=table.pk, turn_no=table.turn_no) is False
+    clock.advance(2 + table_engine.SWEEP_GRACE / 2)
+    assert table_engine.tables_sweep() == 0
+    clock.advance(table_engine.SWEEP_GRACE)
+    assert table_engine.tables_sweep() == 1
+    assert table_engine.table_timeout(table_id=table.pk, turn_no=table.turn_no) is False
 
 
 def test_one_task_a_period_of_the_clock_applies_after_the_roll(
@@ -214,7 +214,7 @@ def test_one_task_a_period_of_the_clock_applies_after_the_roll(
     """Rolling then moving is one period: the deadline stands, no new task is sent, and
     the task sent at the period's start still applies after the roll."""
     sent = []
-    monkeypatch.setattr(services, "_schedule", lambda *task: sent.append(task))
+    monkeypatch.setattr(table_engine, "_schedule", lambda *task: sent.append(task))
     match = start(alice, bob, length=3, clock={"delay": 5, "reserve": 10})
     table = Table.objects.get(pk=match.table_id)
     game = game_of(match)
@@ -232,6 +232,6 @@ def test_one_task_a_period_of_the_clock_applies_after_the_roll(
     assert (table.deadline_turn, table.deadline) == (period_start, deadline)
     assert table.turn_no == period_start + 1
     clock.advance(16)
-    assert services.table_timeout(table_id=table.pk, turn_no=period_start) is True
+    assert table_engine.table_timeout(table_id=table.pk, turn_no=period_start) is True
     match.refresh_from_db()
     assert match.ended_by == "timeout" and match.winner == mover

@@ -51,7 +51,9 @@ def test_t1_twenty_identical_moves_apply_once(alice, bob):
 def test_twenty_members_accepting_one_open_challenge_seat_one(make_player):
     creator = make_player("host")
     members = [make_player(f"member{n}") for n in range(REQUESTS)]
-    match = services.match_create(creator=creator, opponent=None, length=1)
+    match = services.match_create(
+        creator=creator, opponent=None, options=services.MatchOptions(length=1)
+    )
     queue = list(members)
     lock = threading.Lock()
 

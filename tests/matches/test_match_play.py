@@ -9,6 +9,7 @@ from django.db import IntegrityError, connection, transaction
 from club import selectors as club_selectors
 from club.models import Leg, MatchResult, RowImmutable, SourceKind
 from matches import selectors, services
+from matches.errors import IllegalPlay
 from matches.models import Action, Match, Table
 from tests.matches.conftest import act, game_of, on_turn, play_out, start
 
@@ -59,7 +60,7 @@ def test_p2_a_match_to_3_with_its_crawford_game_and_the_rating_change(alice, bob
     roller = on_turn(match, alice, bob)
     if game["phase"] == "move":
         match = act(match, roller, "move", play=game["legal_plays"][0])
-    with pytest.raises(services.IllegalPlay) as refused:
+    with pytest.raises(IllegalPlay) as refused:
         act(match, on_turn(match, alice, bob), "double")
     assert refused.value.reason == "cube_not_available"
     match = resign_game(match, bob, alice)  # bob wins the Crawford game

@@ -64,18 +64,24 @@ def test_an_open_challenge_is_accepted_by_any_member_and_opens_the_board(
 
 
 def test_declining_and_withdrawing(logged_in, alice, bob):
-    invited = services.match_create(creator=alice, opponent=bob, length=3)
+    invited = services.match_create(
+        creator=alice, opponent=bob, options=services.MatchOptions(length=3)
+    )
     logged_in(bob).post(f"/play/{invited.pk}/decline/")
     invited.refresh_from_db()
     assert invited.status == Match.Status.DECLINED
-    mine = services.match_create(creator=alice, opponent=bob, length=3)
+    mine = services.match_create(
+        creator=alice, opponent=bob, options=services.MatchOptions(length=3)
+    )
     logged_in(alice).post(f"/play/{mine.pk}/decline/")
     mine.refresh_from_db()
     assert mine.status == Match.Status.DECLINED
 
 
 def test_accepting_someone_elses_invitation_is_refused_with_a_message(logged_in, alice, bob, carol):
-    invited = services.match_create(creator=alice, opponent=bob, length=3)
+    invited = services.match_create(
+        creator=alice, opponent=bob, options=services.MatchOptions(length=3)
+    )
     response = logged_in(carol).post(f"/play/{invited.pk}/accept/", follow=True)
     invited.refresh_from_db()
     assert invited.status == Match.Status.INVITED

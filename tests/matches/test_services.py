@@ -19,7 +19,9 @@ def log_size(match):
 
 
 def test_an_invitation_waits_with_its_commitment_and_no_table_game(alice, bob):
-    match = services.match_create(creator=alice, opponent=bob, length=5)
+    match = services.match_create(
+        creator=alice, opponent=bob, options=services.MatchOptions(length=5)
+    )
     detail = selectors.match_detail(match)
     assert detail["status"] == "invited"
     assert len(detail["dice_commitment"]) == 64
@@ -42,7 +44,9 @@ def test_o1_accepting_makes_the_opening_roll_and_the_higher_die_moves(alice, bob
 
 
 def test_only_the_invited_player_accepts(alice, bob, carol):
-    match = services.match_create(creator=alice, opponent=bob, length=3)
+    match = services.match_create(
+        creator=alice, opponent=bob, options=services.MatchOptions(length=3)
+    )
     with pytest.raises(Forbidden):
         services.match_accept(match=match, player=carol)
     with pytest.raises(Forbidden):
@@ -50,7 +54,9 @@ def test_only_the_invited_player_accepts(alice, bob, carol):
 
 
 def test_an_open_challenge_is_accepted_by_any_member_once(alice, bob, carol):
-    match = services.match_create(creator=alice, opponent=None, length=1)
+    match = services.match_create(
+        creator=alice, opponent=None, options=services.MatchOptions(length=1)
+    )
     assert list(selectors.open_challenges()) == [match]
     match = services.match_accept(match=match, player=carol)
     assert selectors.players(match) == ["alice", "carol"]
@@ -60,7 +66,9 @@ def test_an_open_challenge_is_accepted_by_any_member_once(alice, bob, carol):
 
 
 def test_declining_closes_the_invitation(alice, bob):
-    match = services.match_create(creator=alice, opponent=bob, length=3)
+    match = services.match_create(
+        creator=alice, opponent=bob, options=services.MatchOptions(length=3)
+    )
     match = services.match_decline(match=match, player=bob)
     assert match.status == Match.Status.DECLINED
     with pytest.raises(Conflict):
@@ -76,7 +84,7 @@ def test_declining_closes_the_invitation(alice, bob):
         {"length": 65},
         {"length": 3, "clock": "fast"},
         {"length": 3, "clock": {"delay": 5}},
-        {"length": 3, "options": {"jacoby": True}},
+        {"length": 3, "game_options": {"jacoby": True}},
         {"length": 3, "on_timeout": "autoplay"},
     ],
 )
@@ -84,7 +92,7 @@ def test_match_create_refuses_what_cannot_be_played(alice, bob, kwargs):
     if isinstance(kwargs.get("stake"), str):
         kwargs["stake"] = Decimal(kwargs["stake"])
     with pytest.raises(Invalid):
-        services.match_create(creator=alice, opponent=bob, **kwargs)
+        services.match_create(creator=alice, opponent=bob, options=services.MatchOptions(**kwargs))
     assert not Match.objects.exists()
 
 
@@ -236,7 +244,9 @@ def test_the_log_replays_to_the_stored_state(alice, bob):
 
 
 def test_the_match_body_says_what_the_pages_need(alice, bob, carol):
-    challenge = services.match_create(creator=carol, opponent=None, length=1)
+    challenge = services.match_create(
+        creator=carol, opponent=None, options=services.MatchOptions(length=1)
+    )
     body = selectors.match_detail(challenge)
     assert body["open"] is True and body["game"] is None
     assert body["clock"] == {"carol": None, "deadline": None}
@@ -322,7 +332,9 @@ def test_abandon_and_the_money_session_services_refuse_what_does_not_fit(alice, 
         services.match_stop(match=match, player=alice, turn_no=turn_no)
     with pytest.raises(StaleTurn):
         services.match_stop(match=match, player=alice, turn_no=turn_no + 5)
-    invited = services.match_create(creator=alice, opponent=bob, length=3)
+    invited = services.match_create(
+        creator=alice, opponent=bob, options=services.MatchOptions(length=3)
+    )
     with pytest.raises(Conflict):
         services.match_abandon(match=invited, player=alice)
     with pytest.raises(Forbidden):

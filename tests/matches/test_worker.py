@@ -19,7 +19,9 @@ def test_a_real_worker_applies_a_timeout_at_its_deadline(alice, bob, settings):
     with worker_process(test_database=True) as queue:
         settings.MATCHES_TIMEOUT_QUEUE = queue
         match = services.match_create(
-            creator=alice, opponent=bob, length=3, clock={"delay": 1, "reserve": 1}
+            creator=alice,
+            opponent=bob,
+            options=services.MatchOptions(length=3, clock={"delay": 1, "reserve": 1}),
         )
         match = services.match_accept(match=match, player=bob)
         late = on_turn(match, alice, bob)

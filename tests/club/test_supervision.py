@@ -1,0 +1,110 @@
+"""What ``runclub`` does when one of its children ends: when it starts it again, what it
+kills of the crashed child's group, and what ``/healthz`` reads of it from the status
+file. The whole service under ``kill -9``: tests/integration/test_supervision.py."""
+
+import os
+import subprocess
+import time
+
+import pytest
+
+from tests.processes import alive, in_group
+from tests.waiting import wait_until
+from web.management.commands.runclub import Child
+from web.supervision import (
+    STATUS_FILE,
+    Down,
+    RestartBackoff,
+    status_read,
+    status_remove,
+    status_write,
+)
+
+
+def test_a_crashed_child_waits_one_second_doubling_up_to_thirty():
+    backoff = RestartBackoff()
+    delays = []
+    previous = None
+    for _ in range(8):
+        previous = backoff.next_delay(previous, ran_for=2)
+        delays.append(previous)
+    assert delays == [1, 2, 4, 8, 16, 30, 30, 30]
+
+
+def test_a_child_that_had_run_a_while_before_crashing_waits_one_second_again():
+    backoff = RestartBackoff(first=1, longest=30, steady=60)
+    assert backoff.next_delay(8, ran_for=59) == 16  # still crashing: doubled
+    assert backoff.next_delay(30, ran_for=60) == 1
+    assert backoff.next_delay(None, ran_for=0) == 1
+
+
+def test_a_crashed_child_is_noted_down_and_what_it_left_running_is_killed():
+    child = Child("clock", ["sh", "-c", "sleep 600 & exit 3"])
+    child.start()
+    assert child.process is not None
+    group = child.process.pid
+    assert wait_until(child.ended)
+    leftovers = in_group(group)
+    assert leftovers, "the sleep the child left behind"
+
+    line = child.crashed(RestartBackoff())
+
+    assert line.startswith("clock ended (exit code 3) after ")
+    assert line.endswith("; restarting it in 1 s.")
+    assert child.process is None and not child.restart_due()
+    assert child.down is not None and child.down.ended == "exit code 3"
+    assert child.down.restarts_at - child.down.since == 1
+    assert wait_until(lambda: not [pid for pid in leftovers if alive(pid)])
+
+
+def test_a_child_killed_by_a_signal_says_which():
+    child = Child("web", ["sleep", "600"])
+    child.start()
+    assert child.process is not None
+    child.process.kill()
+    assert wait_until(child.ended)
+    assert child.crashed(RestartBackoff()).startswith("web ended (signal SIGKILL) after ")
+
+
+def test_the_status_file_is_replaced_whole_and_read_back(tmp_path):
+    clock = Down(since=1000.0, restarts_at=1004.0, ended="signal SIGKILL")
+    status_write(tmp_path, supervisor=os.getpid(), down={"clock": clock})
+    assert status_read(tmp_path) == {"clock": clock}
+    status_write(tmp_path, supervisor=os.getpid(), down={})
+    assert status_read(tmp_path) == {}
+    assert [path.name for path in tmp_path.iterdir()] == [STATUS_FILE]  # no temporary left
+    status_remove(tmp_path)
+    assert status_read(tmp_path) == {}
+
+
+def test_a_status_file_left_by_a_supervisor_that_is_gone_says_nothing(tmp_path):
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    down = {"clock": Down(since=1000.0, restarts_at=1004.0, ended="signal SIGKILL")}
+    status_write(tmp_path, supervisor=gone.pid, down=down)
+    assert status_read(tmp_path) == {}
+
+
+@pytest.mark.django_db
+def test_healthz_names_a_supervised_child_while_it_is_down(client, settings, tmp_path):
+    settings.VAR_DIR = tmp_path
+    now = time.time()
+    down = {"clock": Down(since=now, restarts_at=now + 3.5, ended="signal SIGKILL")}
+    status_write(tmp_path, supervisor=os.getpid(), down=down)
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert response.json()["status"] == "unavailable"
+    [problem] = response.json()["problems"]
+    assert problem.startswith("clock: down since ")
+    assert problem.endswith(" UTC (signal SIGKILL), restarting in 4 s")
+
+
+@pytest.mark.django_db
+def test_healthz_is_ok_again_once_the_supervisor_says_nothing_is_down(client, settings, tmp_path):
+    settings.VAR_DIR = tmp_path
+    status_write(tmp_path, supervisor=os.getpid(), down={})
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}

@@ -3,7 +3,6 @@ stopped together."""
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -12,18 +11,12 @@ import urllib.request
 import pytest
 from django.conf import settings
 
-from tests.processes import alive, children_of
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from tests.processes import alive, children_of, free_port
 
 
 @pytest.mark.integration
 def test_runclub_serves_with_stdin_closed_and_sigterm_stops_everything(tmp_path):
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "DEBUG": "1",

@@ -2,15 +2,17 @@
 kills of the crashed child's group, and what ``/healthz`` reads of it from the status
 file. The whole service under ``kill -9``: tests/integration/test_supervision.py."""
 
+import inspect
 import os
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
 from tests.processes import alive, in_group
 from tests.waiting import wait_until
-from web.management.commands.runclub import Child
+from web.management.commands.runclub import Child, children_stop
 from web.supervision import (
     STATUS_FILE,
     Down,
@@ -108,3 +110,17 @@ def test_healthz_is_ok_again_once_the_supervisor_says_nothing_is_down(client, se
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.json() == {"status": "ok"}
+
+
+def test_the_documented_systemd_unit_stops_runclub_as_it_stops_its_children():
+    """docs/operations.md's unit: SIGTERM to runclub alone, and time enough for it to give
+    its children their grace before systemd kills what is left."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text()
+    unit = text.split("```ini\n", 1)[1].split("```", 1)[0]
+    lines = dict(line.split("=", 1) for line in unit.splitlines() if "=" in line)
+    assert lines["Type"] == "simple"
+    assert lines["ExecStart"].endswith("/.venv/bin/python manage.py runclub --bind 127.0.0.1:8000")
+    assert lines["Restart"] == "on-failure"
+    assert (lines["KillSignal"], lines["KillMode"]) == ("SIGTERM", "mixed")
+    grace = inspect.signature(children_stop).parameters["grace"].default
+    assert int(lines["TimeoutStopSec"]) > grace

@@ -137,27 +137,29 @@ class Command(BaseCommand):
         if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:  # nohup asks to ignore it
             signal.signal(signal.SIGHUP, stop)
         children = [Child(name, command) for name, command in service_commands(bind).items()]
-        for child in children:
-            child.start()
-        self.status_publish(children)
-        self.say(self.stdout, f"Serving on http://{bind}/ with the Celery workers and beat.")
-        self.say(self.stdout, "Press Ctrl-C to stop.")
-        backoff = RestartBackoff()
-        while not stopping:
-            changed = False
+        try:  # whatever ends the supervisor, its children end with it
             for child in children:
-                if child.ended():
-                    self.say(self.stderr, child.crashed(backoff))
-                    changed = True
-                elif child.restart_due():
-                    child.start()
-                    self.say(self.stderr, f"{child.name} restarted.")
-                    changed = True
-            if changed:
-                self.status_publish(children)
-            time.sleep(0.5)
-        children_stop([child.process for child in children if child.process is not None])
-        status_remove(settings.VAR_DIR)
+                child.start()
+            self.status_publish(children)
+            self.say(self.stdout, f"Serving on http://{bind}/ with the Celery workers and beat.")
+            self.say(self.stdout, "Press Ctrl-C to stop.")
+            backoff = RestartBackoff()
+            while not stopping:
+                changed = False
+                for child in children:
+                    if child.ended():
+                        self.say(self.stderr, child.crashed(backoff))
+                        changed = True
+                    elif child.restart_due():
+                        child.start()
+                        self.say(self.stderr, f"{child.name} restarted.")
+                        changed = True
+                if changed:
+                    self.status_publish(children)
+                time.sleep(0.5)
+        finally:
+            children_stop([child.process for child in children if child.process is not None])
+            status_remove(settings.VAR_DIR)
         self.say(self.stdout, "Stopped.")
 
     @staticmethod

@@ -1,12 +1,12 @@
 """Requests at once: the concurrency tests of every app release threads together."""
 
 import threading
-import time
 from collections.abc import Callable
 
 from django.db import DatabaseError, connection, transaction
 
 from matches.models import Table
+from tests.waiting import PATIENCE, wait_until
 
 
 def at_once(call: Callable[[], object], requests: int) -> list[object]:
@@ -58,7 +58,7 @@ def table_held_first(
         with transaction.atomic():
             hold_other_row()
             holding.set()
-            release.wait(10)
+            release.wait(PATIENCE)
         connection.close()
 
     def run() -> None:
@@ -69,12 +69,9 @@ def table_held_first(
 
     holder, actor = threading.Thread(target=hold), threading.Thread(target=run)
     holder.start()
-    assert holding.wait(10)
+    assert holding.wait(PATIENCE)
     actor.start()
-    waited = time.monotonic() + 10
-    while not _table_held(table_id) and time.monotonic() < waited:
-        time.sleep(0.01)
-    held = _table_held(table_id)
+    held = wait_until(lambda: _table_held(table_id))
     release.set()
     holder.join()
     actor.join()

@@ -1,6 +1,6 @@
 // The board page (docs/play.md), and a chouette member's own board (docs/chouette.md):
-// acts through the JSON API with the session, listens on the live channel (GET
-// /api/live/stream/, server-sent events) and swaps in the board fragment the server draws whenever
+// acts through the JSON API with the session, follows the table's topic on the live
+// channel (static/club/live.js) and swaps in the board fragment the server draws whenever
 // the table's version moves. No strings of its own: every text shown comes from the
 // server, in the reader's language. With data-steps="local" (a chouette, whose API takes
 // whole plays) the steps clicked are kept here and drawn by the server from the
@@ -14,14 +14,9 @@
   let state = readState();
   let selected = null;
   let clockBase = performance.now();
-  let announced = 0; // the latest version the page has heard of (catchUp)
 
   function readState() {
     return JSON.parse(document.getElementById("table-state").textContent);
-  }
-
-  function sleep(ms) {
-    return new Promise((resolve) => setTimeout(resolve, ms));
   }
 
   function showError(text) {
@@ -92,8 +87,7 @@
     // the same version would drop a checker the player has tapped meanwhile.)
     const { version } = await response.json().catch(() => ({}));
     if (version === undefined) return refresh([]);
-    announced = Math.max(announced, version);
-    await catchUp();
+    await announce(version);
   }
 
   // A button's data-* other than data-act and data-turn-no are its request's fields.
@@ -115,40 +109,9 @@
     return body;
   }
 
-  // The live channel: one stream of the table's versions (server-sent events). The
-  // browser opens it again by itself when it ends or breaks, telling the server the last
-  // version it had, so a page back from sleep catches up with one fetch. "Lost" shows
-  // only when the stream stays down; a stream refused (signed out) is tried again later.
-  function listen() {
-    const lost = document.getElementById("live-lost");
-    const url = new URL(area.dataset.live, window.location.href);
-    url.searchParams.set("topic", state.topic);
-    url.searchParams.set("since", state.version);
-    const source = new EventSource(url);
-    let down = null;
-    source.onopen = () => {
-      clearTimeout(down);
-      lost.hidden = true;
-    };
-    source.onerror = () => {
-      clearTimeout(down);
-      down = setTimeout(() => (lost.hidden = false), 5000);
-      if (source.readyState === EventSource.CLOSED) setTimeout(listen, 5000);
-    };
-    source.onmessage = (event) => {
-      announced = Math.max(announced, JSON.parse(event.data).version);
-      catchUp();
-    };
-  }
-
-  // Draw until the board shows the latest version announced (by the stream, or by the
-  // answer to the page's own action): an event that comes while a fetch is on its way
-  // is not lost with that fetch's older board, and a version already shown is not
-  // fetched again.
-  function catchUp() {
-    if (announced <= state.version) return Promise.resolve();
-    return refresh().then(catchUp, () => sleep(5000).then(catchUp));
-  }
+  // The board is drawn up to the latest version announced, by the table's stream or by
+  // the answer to the page's own action, once each (static/club/live.js).
+  const announce = window.clubLive.catchUp({ shown: () => state.version, draw: () => refresh() });
 
   // Checkers moved by clicking: a checker, then one of its landing points (T3).
   function mark() {
@@ -208,5 +171,12 @@
 
   setInterval(tickClocks, 250);
   tickClocks();
-  listen();
+  window.clubLive
+    .stream({
+      url: area.dataset.liveUrl,
+      topic: state.topic,
+      since: state.version,
+      lost: document.getElementById("live-lost"),
+    })
+    .subscribe((event) => announce(event.version));
 })();

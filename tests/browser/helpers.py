@@ -2,6 +2,7 @@
 menu, log in."""
 
 from tests.factories import PASSWORD
+from tests.waiting import wait_until
 
 PHONE_USER_AGENT = (
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
@@ -36,3 +37,23 @@ def log_in(page, username):
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url("**/")
+
+
+def page_waits_until(page, condition) -> bool:
+    """``wait_until`` for a browser test: the page waits between two looks, so the events
+    Playwright reports (requests, DevTools messages) come in meanwhile."""
+    return wait_until(
+        condition, every=0.02, pause=lambda seconds: page.wait_for_timeout(seconds * 1000)
+    )
+
+
+def stream_events(page) -> list[int]:
+    """The ids (versions) of the live stream's events ``page`` receives from now on, as
+    Chromium's DevTools report them: what the page's script has been told."""
+    ids: list[int] = []
+    session = page.context.new_cdp_session(page)
+    session.on(
+        "Network.eventSourceMessageReceived", lambda event: ids.append(int(event["eventId"]))
+    )
+    session.send("Network.enable")
+    return ids

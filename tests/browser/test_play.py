@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from matches import selectors
 from tests.browser.conftest import SCREENSHOTS
-from tests.browser.helpers import DEVICES, log_in
+from tests.browser.helpers import DEVICES, log_in, page_waits_until, stream_events
 from tests.matches.conftest import act, game_of, on_turn, start
 from web import live
 
@@ -108,8 +108,11 @@ def test_the_pages_follow_across_the_streams_end_and_reopening(open_board, peopl
     alice, bob = people["alice"], people["bob"]
     match = start(alice, bob)
     pages = [open_board(name, match) for name in ("bob", "carol")]
+    stream = reverse("api-live-stream")
     for _ in range(2):
-        time.sleep(3.5)  # the stream ended and was opened again, at least once
+        for page in pages:  # the stream ended and the page opened it again
+            with page.expect_request(lambda request: urlsplit(request.url).path == stream):
+                pass
         player = on_turn(match, alice, bob)
         match = play_on(match, alice, bob)
         version = selectors.match_detail(match)["version"]
@@ -135,11 +138,12 @@ def test_a_move_announced_while_the_last_board_is_on_its_way_is_drawn_too(open_b
             held.append((route, route.fetch()))  # the board as it is now, answered later
 
     page.route(lambda url: urlsplit(url).path == fragment, hold_the_first)
+    announced = stream_events(page)
     match = play_on(match, alice, bob)
-    while not held:
-        page.wait_for_timeout(50)
+    assert page_waits_until(page, lambda: held)
     match = play_on(match, alice, bob)
-    page.wait_for_timeout(1500)  # the second version's event reaches the page meanwhile
+    second = selectors.match_detail(match)["version"]
+    assert page_waits_until(page, lambda: second in announced)  # while the first is held
     route, first_board = held[0]
     route.fulfill(response=first_board)
     assert seen_within([page], selectors.match_detail(match)["version"], 5.0) < 5.0
@@ -160,18 +164,20 @@ def test_the_players_own_step_is_drawn_once_so_a_tapped_checker_stays_tapped(ope
         "request", lambda r: fetched.append(r.url) if urlsplit(r.url).path == fragment else None
     )
 
-    def answer_late(route):
-        answer = route.fetch()  # the step is made; its event is on its way to the page
-        time.sleep(1.5)
-        route.fulfill(response=answer)
-
-    page.route(lambda url: urlsplit(url).path.endswith("/move_step/"), answer_late)
+    held = []
+    page.route(
+        lambda url: urlsplit(url).path.endswith("/move_step/"),
+        lambda route: held.append((route, route.fetch())),  # the step is made, unanswered
+    )
     state = state_of(page)
     origin, landings = next(iter(state["steps"].items()))
     page.locator(f'svg.board [data-point="{origin}"]').click()
     page.locator(f'svg.board [data-point="{next(iter(landings))}"]').click()
-    acted(page, state["version"])
-    page.wait_for_timeout(1000)
+    assert page_waits_until(page, lambda: held)
+    acted(page, state["version"])  # the stream's event for the step came and was drawn
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    page.wait_for_timeout(1000)  # nothing to wait for: the time a wrong redraw would take
     assert len(fetched) == 1
     origin = next(iter(state_of(page)["steps"]), None)
     if origin is not None:  # a second step to tap: the tap is kept

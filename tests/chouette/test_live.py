@@ -5,7 +5,6 @@ the server seed (H1); the states of many sessions are read in two queries, once 
 for every waiter of the process."""
 
 import threading
-import time
 
 import pytest
 from django.db import connection
@@ -14,6 +13,7 @@ from django.db.models import F
 from chouette.live import chouette_states
 from chouette.models import Chouette
 from tests.chouette.online_table import OnlineTable
+from tests.waiting import NEVER, PATIENCE, wait_until
 from web import live
 
 VIEWERS = ("bob", "alice", "gina")  # a member of the team, the box, a member not seated
@@ -101,8 +101,10 @@ def test_one_states_read_for_many_waiters_of_many_chouettes(api, members):
         for order in (("alice", "bob", "carol"), ("dave", "erin", "frank", "gina"))
     ]
     reads: list[list[str]] = []
+    version_reads: list[list[str]] = []
 
     def read_versions(topics):
+        version_reads.append(sorted(topics))
         try:
             return live.read_versions(topics)
         finally:
@@ -121,18 +123,21 @@ def test_one_states_read_for_many_waiters_of_many_chouettes(api, members):
 
     def follow(topic):
         since = versions[topic]
-        answers[topic].append(watcher.wait(topic, since=since, known=since, timeout=20))
+        answers[topic].append(watcher.wait(topic, since=since, known=since, timeout=NEVER))
 
     waiters = [
-        threading.Thread(target=follow, args=(topic,)) for topic in list(answers) * 5
+        threading.Thread(target=follow, args=(topic,), daemon=True) for topic in list(answers) * 5
     ]  # five boards per session
     for waiter in waiters:
         waiter.start()
-    time.sleep(0.5)  # every board waits: the ticks read versions only
-    assert reads == []
+    assert wait_until(lambda: sum(watcher._waiting.values()) == len(waiters))
+    reads_before = len(version_reads)
+    assert wait_until(lambda: len(version_reads) >= reads_before + 2)
+    assert reads == []  # every board waits: the ticks read versions only
     Chouette.objects.filter(pk__in=[t.pk for t in tables]).update(version=F("version") + 1)
     for waiter in waiters:
-        waiter.join()
+        waiter.join(PATIENCE)  # answered by the move, long before their timeout
+    assert not any(waiter.is_alive() for waiter in waiters)
     assert reads == [sorted(answers)]  # one read for the ten waiters of two sessions
     for table in tables:
         topic = topic_of(table)

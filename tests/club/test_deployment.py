@@ -8,13 +8,14 @@ and beat commands are the ones ``make run`` starts and the CI integration run te
 import os
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import yaml
 from django.core.management import get_commands
 
 from tests.processes import alive, in_group
+from tests.waiting import PATIENCE, wait_until
 from web.management.commands import runclub
 from web.management.commands.runclub import service_commands
 
@@ -170,13 +171,14 @@ def test_stopping_the_service_leaves_none_of_its_processes_behind():
     worker that holds a live stream) is killed after the grace, and so is every process
     it started: nothing of its group outlives ``runclub``."""
     child = subprocess.Popen(
-        ["sh", "-c", 'trap "" TERM; sleep 60 & sleep 60'], start_new_session=True
+        ["sh", "-c", 'trap "" TERM; sleep 600 & sleep 600'], start_new_session=True
     )
-    time.sleep(0.3)  # both sleeps started
+    assert wait_until(lambda: len(in_group(child.pid)) == 3)  # the shell and its two sleeps
     group = in_group(child.pid)
-    assert len(group) == 3  # the shell and its two sleeps
-    started = time.monotonic()
-    runclub.children_stop([child], grace=0.5)
-    assert time.monotonic() - started < 10
-    time.sleep(0.2)
-    assert not [pid for pid in group if alive(pid)]
+    stopping = threading.Thread(
+        target=runclub.children_stop, args=([child],), kwargs={"grace": 0.5}
+    )
+    stopping.start()
+    stopping.join(PATIENCE)  # far short of the ten minutes the group would live unkilled
+    assert not stopping.is_alive()
+    assert wait_until(lambda: not [pid for pid in group if alive(pid)])

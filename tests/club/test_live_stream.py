@@ -6,22 +6,29 @@ own while it follows; errors are the API's JSON errors, checked before the strea
 
 import json
 import threading
-import time
 
 import pytest
 from django.db import connection
 
 from tests.club.test_live import States, Versions
+from tests.waiting import PATIENCE
 from web import live
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
+def streams_to_follow(monkeypatch):
+    """A comment after 0.05 s of silence, not 15 s; streams that outlast any test that
+    does not read them to their end (those shorten them), not 5 minutes."""
+    monkeypatch.setattr(live, "HEARTBEAT", 0.05)
+    monkeypatch.setattr(live, "STREAM_FOR", PATIENCE)
+
+
+@pytest.fixture
 def short_streams(monkeypatch):
-    """Streams of 1.5 s with a comment after 0.4 s of silence, not 5 minutes and 15 s."""
-    monkeypatch.setattr(live, "STREAM_FOR", 1.5)
-    monkeypatch.setattr(live, "HEARTBEAT", 0.4)
+    """Streams of one second: twenty heartbeats long, read to their end."""
+    monkeypatch.setattr(live, "STREAM_FOR", 1.0)
 
 
 @pytest.fixture
@@ -50,67 +57,76 @@ def open_stream(client, headers=None, **params):
     )
 
 
-def read_events(response):
-    """The stream read to its end: each event's id and data, ``"comment"`` for each
-    comment, and the seconds from the start each came at."""
-    started, events = time.monotonic(), []
-    for chunk in response.streaming_content:
-        took = time.monotonic() - started
-        text = chunk.decode()
-        assert text.endswith("\n\n")  # one whole event per chunk
-        if text.startswith(":"):
-            events.append(("comment", None, took))
-        elif text.startswith("retry:"):
-            events.append(("retry", int(text.split()[1]), took))
-        else:
-            lines = dict(line.split(": ", 1) for line in text.strip().split("\n"))
-            events.append((int(lines["id"]), json.loads(lines["data"]), took))
+def parse(chunk):
+    """One chunk of the stream: an event's id and data, ``("comment", None)`` or
+    ``("retry", milliseconds)``."""
+    text = chunk.decode()
+    assert text.endswith("\n\n")  # one whole event per chunk
+    if text.startswith(":"):
+        return "comment", None
+    if text.startswith("retry:"):
+        return "retry", int(text.split()[1])
+    lines = dict(line.split(": ", 1) for line in text.strip().split("\n"))
+    return int(lines["id"]), json.loads(lines["data"])
+
+
+def read_to_the_end(response):
+    """Every chunk of the stream, read in a thread of its own: a stream that did not end
+    fails the test at the patience's end instead of holding it."""
+    events = []
+    reader = threading.Thread(
+        target=lambda: events.extend(parse(chunk) for chunk in response.streaming_content)
+    )
+    reader.start()
+    reader.join(PATIENCE)
+    assert not reader.is_alive(), "the stream did not end"
     return events
 
 
+def next_event(chunks):
+    """The next event with an id, past the comments of the silences before it."""
+    for event_id, data in map(parse, chunks):
+        if event_id != "comment":
+            return event_id, data
+    raise AssertionError("the stream ended without the event")
+
+
 def test_a_client_without_since_gets_the_state_at_once_then_comments_till_the_end(
-    member_api, shown
+    member_api, shown, short_streams
 ):
-    started = time.monotonic()
     response = open_stream(member_api, topic="shown:a")
     assert response.status_code == 200
     assert response["Content-Type"] == "text/event-stream"
     assert response["Cache-Control"] == "no-cache"
-    events = read_events(response)
-    took = time.monotonic() - started
-    assert events[0][:2] == ("retry", 2000)  # how long a browser waits to open it again
+    events = read_to_the_end(response)
+    assert events[0] == ("retry", 2000)  # how long a browser waits to open it again
     state = {"key": "a", "version": 3}
-    assert events[1][:2] == (3, {"topic": "shown:a", "version": 3, "state": state})
-    assert events[1][2] < 1  # at once
-    comments = [event for event in events[2:] if event[0] == "comment"]
-    assert len(comments) == len(events) - 2 >= 2  # nothing but comments after
-    assert 1.5 <= took < 10  # then it ended, after its time
+    # At once: before the first silence's comment.
+    assert events[1] == (3, {"topic": "shown:a", "version": 3, "state": state})
+    assert events[2:] and all(event == ("comment", None) for event in events[2:])
 
 
 def test_each_move_is_an_event_with_its_state_in_order(member_api, shown):
-    def bump_twice():
-        time.sleep(0.3)
-        shown.versions["a"] = 4
-        time.sleep(0.3)
-        shown.versions["a"] = 5
-
-    mover = threading.Thread(target=bump_twice)
-    mover.start()
-    events = read_events(open_stream(member_api, topic="shown:a", since=3))
-    mover.join()
-    moves = [(event_id, data) for event_id, data, _took in events if isinstance(event_id, int)]
-    assert moves == [
-        (4, {"topic": "shown:a", "version": 4, "state": {"key": "a", "version": 4}}),
-        (5, {"topic": "shown:a", "version": 5, "state": {"key": "a", "version": 5}}),
-    ]  # nothing at once (the client had 3), then each move once
-    assert all(took < 1.5 for event_id, _data, took in events if event_id == 4)
+    chunks = iter(open_stream(member_api, topic="shown:a", since=3).streaming_content)
+    assert parse(next(chunks))[0] == "retry"
+    assert parse(next(chunks)) == ("comment", None)  # nothing at once: the client had 3
+    for version in (4, 5):
+        with shown.lock:
+            shown.versions["a"] = version
+        state = {"key": "a", "version": version}
+        assert next_event(chunks) == (
+            version,
+            {"topic": "shown:a", "version": version, "state": state},
+        )  # each move once, as it comes, long before the stream's end
 
 
-def test_a_client_behind_catches_up_at_once_and_one_at_the_version_waits(member_api, shown):
-    behind = read_events(open_stream(member_api, topic="shown:a", since=1))
-    assert behind[1][0] == 3 and behind[1][2] < 1
-    current = read_events(open_stream(member_api, topic="shown:a", since=3))
-    assert [event[0] for event in current[1:]] == ["comment"] * (len(current) - 1)
+def test_a_client_behind_catches_up_at_once_and_one_at_the_version_waits(
+    member_api, shown, short_streams
+):
+    behind = read_to_the_end(open_stream(member_api, topic="shown:a", since=1))
+    assert behind[1][0] == 3  # at once: before the first silence's comment
+    current = read_to_the_end(open_stream(member_api, topic="shown:a", since=3))
+    assert current[1:] and all(event == ("comment", None) for event in current[1:])
 
 
 @pytest.mark.parametrize(
@@ -123,28 +139,25 @@ def test_a_reconnecting_browsers_last_event_id_is_its_version(
     """EventSource opens the same address again (its since as it was) and sends the id of
     the last event it had: the later of the two is what the client has."""
     params = {"topic": "shown:a"} | ({} if since is None else {"since": since})
-    events = read_events(open_stream(member_api, {"Last-Event-ID": last_event_id}, **params))
-    assert events[1][0] == first
+    response = open_stream(member_api, {"Last-Event-ID": last_event_id}, **params)
+    chunks = iter(response.streaming_content)
+    assert parse(next(chunks))[0] == "retry"
+    assert parse(next(chunks))[0] == first
+    response.close()
 
 
 @pytest.mark.django_db(transaction=True)  # outside a test's transaction, as served
 def test_the_stream_holds_no_connection_and_makes_no_query_while_it_follows(member_api, shown):
     """The request reads the topic's version once; then the process's watcher reads for
     every follower, and the request's own connection is closed."""
-
-    def bump():
-        time.sleep(0.3)
-        shown.versions["a"] = 4
-
-    mover = threading.Thread(target=bump)
-    mover.start()
     response = open_stream(member_api, topic="shown:a", since=3)
-    events = iter(response.streaming_content)
-    next(events)  # retry
+    chunks = iter(response.streaming_content)
+    next(chunks)  # retry
     assert connection.connection is None  # given back before the stream started
-    rest = [chunk for chunk in events]
-    mover.join()
-    assert any(chunk.startswith(b"id: 4\n") for chunk in rest)
+    with shown.lock:
+        shown.versions["a"] = 4
+    assert next_event(chunks)[0] == 4
+    response.close()
     by_requests = [name for name in shown.readers if name != "live-watcher"]
     assert len(by_requests) == 1  # the stream's first read, no other
 

@@ -5,13 +5,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 
 import pytest
 from django.conf import settings
 
 from tests.processes import alive, children_of, free_port
+from tests.waiting import wait_until
 
 
 @pytest.mark.integration
@@ -33,24 +33,23 @@ def test_runclub_serves_with_stdin_closed_and_sigterm_stops_everything(tmp_path)
         stderr=subprocess.DEVNULL,
         text=True,
     )
+
+    def healthy() -> bool:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as answer:
+                return answer.status == 200
+        except OSError:
+            return False
+
     try:
-        deadline = time.monotonic() + 60
-        status = None
-        while time.monotonic() < deadline and status != 200:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
-                    status = r.status
-            except OSError:
-                time.sleep(0.5)
-        assert status == 200
+        assert wait_until(healthy, timeout=60, every=0.5)
         children = children_of(supervisor.pid)
         assert len(children) == 4, "web, worker, clock worker and beat"
 
         supervisor.send_signal(signal.SIGTERM)
         assert supervisor.wait(timeout=30) == 0
         assert "Stopped." in supervisor.stdout.read()
-        time.sleep(0.5)
-        assert not [pid for pid in children if alive(pid)]
+        assert wait_until(lambda: not [pid for pid in children if alive(pid)])
     finally:
         if supervisor.poll() is None:
             supervisor.kill()

@@ -4,14 +4,13 @@ broker of ``make run``, and on Redis when CI's second run sets ``CELERY_BROKER_U
 The one place the tests wait for real time: a worker only acts when the deadline comes.
 """
 
-import time
-
 import pytest
 
 from matches import services
 from matches.models import Action, Match
 from tests.integration.worker import worker_process
 from tests.matches.conftest import on_turn
+from tests.waiting import wait_until
 
 
 @pytest.mark.integration
@@ -25,12 +24,12 @@ def test_a_real_worker_applies_a_timeout_at_its_deadline(alice, bob, settings):
         match = services.match_accept(match=match, player=bob)
         late = on_turn(match, alice, bob)
         deadline = match.table.deadline
-        for _ in range(600):
+
+        def finished():
             match.refresh_from_db()
-            if match.status == Match.Status.FINISHED:
-                break
-            time.sleep(0.1)
-    assert match.status == Match.Status.FINISHED
+            return match.status == Match.Status.FINISHED
+
+        assert wait_until(finished, timeout=60, every=0.1)
     assert match.ended_by == "timeout" and match.winner != late
     forfeit = Action.objects.get(table=match.table, kind="forfeit")
     assert forfeit.at >= deadline

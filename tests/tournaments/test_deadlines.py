@@ -3,7 +3,6 @@ Celery task at the deadline plus beat's sweep, and the tournament's rule applied
 list the unfinished pairings, or decide them (the side that did not play forfeits, or
 the leader wins) through the matches' forfeit and the director's result path."""
 
-import time
 from collections import Counter
 from datetime import datetime, timedelta
 
@@ -19,6 +18,7 @@ from tests.integration.worker import worker_process
 from tests.matches.conftest import Clock
 from tests.tournaments.admin_forms import submit
 from tests.tournaments.test_admin import messages_of
+from tests.waiting import wait_until
 from tournaments import services, tasks
 from tournaments.models import Pairing, Round, Tournament
 
@@ -317,11 +317,12 @@ def test_a_real_worker_applies_a_round_deadline_when_it_comes(staff, make_player
         settings.TOURNAMENTS_DEADLINE_QUEUE = queue
         deadline = timezone.now() + timedelta(seconds=2)
         services.round_deadline_set(played=first_round(tournament), deadline=deadline)
-        for _ in range(600):
+
+        def won():
             pairing.refresh_from_db()
-            if pairing.winner_id is not None:
-                break
-            time.sleep(0.1)
+            return pairing.winner_id is not None
+
+        assert wait_until(won, timeout=60, every=0.1)
     assert pairing.winner.player.username == "e1"
     match = Match.objects.get(pk=pairing.match_id)
     assert match.ended_by == "abandoned" and match.finished_at >= deadline

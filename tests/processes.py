@@ -3,6 +3,7 @@ and a port for them to serve on."""
 
 import os
 import socket
+from pathlib import Path
 
 
 def free_port() -> int:
@@ -10,6 +11,19 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def runclub_environment(var_dir: Path) -> dict[str, str]:
+    """The environment ``make run`` gives ``manage.py runclub`` (the real settings, DEBUG
+    on, no secret key), its files under ``var_dir``."""
+    env = {
+        **os.environ,
+        "DEBUG": "1",
+        "VAR_DIR": str(var_dir),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    env.pop("SECRET_KEY", None)
+    return env
 
 
 def children_of(pid: int) -> set[int]:

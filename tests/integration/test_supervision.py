@@ -16,7 +16,14 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from tests.processes import alive, children_of, command_line, free_port, in_group
+from tests.processes import (
+    alive,
+    children_of,
+    command_line,
+    free_port,
+    in_group,
+    runclub_environment,
+)
 from tests.waiting import PATIENCE, wait_until
 from web.supervision import STATUS_FILE
 
@@ -62,19 +69,12 @@ def _tree(supervisor: int) -> set[int]:
 @pytest.mark.integration
 def test_runclub_detached_restarts_a_killed_child_and_sigterm_stops_everything(tmp_path):
     port = free_port()
-    env = {
-        **os.environ,
-        "DEBUG": "1",
-        "VAR_DIR": str(tmp_path),
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-    }
-    env.pop("SECRET_KEY", None)
     log = tmp_path / "runclub.log"
     command = ["nohup", sys.executable, "manage.py", "runclub", "--bind", f"127.0.0.1:{port}"]
     launched = subprocess.run(
         [sys.executable, "-c", LAUNCHER, str(log), *command],
         cwd=settings.BASE_DIR,
-        env=env,
+        env=runclub_environment(tmp_path),
         capture_output=True,
         text=True,
         check=True,

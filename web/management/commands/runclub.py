@@ -70,6 +70,16 @@ def children_stop(children: list[subprocess.Popen[bytes]], *, grace: float = 15)
         child.wait()
 
 
+def how_it_ended(returncode: int) -> str:
+    """``exit code 1``, ``signal SIGKILL`` (a negative return code: the signal's number)."""
+    if returncode >= 0:
+        return f"exit code {returncode}"
+    try:
+        return f"signal {signal.Signals(-returncode).name}"
+    except ValueError:  # a real-time signal has no name
+        return f"signal {-returncode}"
+
+
 class Child:
     """One of the service's processes: its command, the process while it runs (None while
     it waits to start again) and, after a crash, when it starts again."""
@@ -105,8 +115,7 @@ class Child:
         assert self.process is not None and self.process.returncode is not None
         with contextlib.suppress(ProcessLookupError):  # nothing left of the group
             os.killpg(self.process.pid, signal.SIGKILL)
-        code = self.process.returncode
-        ended = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+        ended = how_it_ended(self.process.returncode)
         ran = time.monotonic() - self.started
         self.delay = backoff.next_delay(self.delay, ran)
         self.restarts_at = time.monotonic() + self.delay

@@ -43,8 +43,9 @@ def home(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when the database and the broker answer; 503 saying which one did not."""
-    problems = [p for p in (health.database_problem(), health.broker_problem()) if p]
+    """200 when the database and the broker answer and no process ``runclub`` supervises
+    is down; 503 saying what is wrong."""
+    problems = health.problems()
     if problems:
         return JsonResponse({"status": "unavailable", "problems": problems}, status=503)
     return JsonResponse({"status": "ok"})

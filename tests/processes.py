@@ -1,6 +1,29 @@
-"""Processes as /proc shows them, for the tests of what the service starts and stops."""
+"""Processes as /proc shows them, for the tests of what the service starts and stops,
+and a port for them to serve on."""
 
 import os
+import socket
+from pathlib import Path
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 nothing listens on."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def runclub_environment(var_dir: Path) -> dict[str, str]:
+    """The environment ``make run`` gives ``manage.py runclub`` (the real settings, DEBUG
+    on, no secret key), its files under ``var_dir``."""
+    env = {
+        **os.environ,
+        "DEBUG": "1",
+        "VAR_DIR": str(var_dir),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    env.pop("SECRET_KEY", None)
+    return env
 
 
 def children_of(pid: int) -> set[int]:
@@ -38,3 +61,12 @@ def alive(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def command_line(pid: int) -> list[str]:
+    """The arguments ``pid`` was started with (none once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            return [arg.decode() for arg in cmdline.read().split(b"\0") if arg]
+    except OSError:
+        return []

@@ -59,8 +59,8 @@ def test_every_compose_command_exists_in_the_project():
     migrate = services["migrate"]["command"]
     assert migrate[1] == "manage.py" and migrate[2] in get_commands()
     assert (ROOT / "manage.py").exists()
-    assert (ROOT / "club" / "wsgi.py").exists()
-    assert (ROOT / "club" / "celery.py").exists()
+    assert (ROOT / "config" / "wsgi.py").exists()
+    assert (ROOT / "config" / "celery.py").exists()
     for name in CLUB_SERVICES:
         assert services[name]["build"] == "." and (ROOT / "Dockerfile").exists()
         env = services[name]["environment"]

@@ -1,9 +1,7 @@
 """``manage.py runclub`` (what ``make run`` starts): web, worker, clock worker and beat,
 stopped together."""
 
-import os
 import signal
-import socket
 import subprocess
 import sys
 import urllib.request
@@ -11,30 +9,17 @@ import urllib.request
 import pytest
 from django.conf import settings
 
-from tests.processes import alive, children_of
+from tests.processes import alive, children_of, free_port, runclub_environment
 from tests.waiting import wait_until
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.mark.integration
 def test_runclub_serves_with_stdin_closed_and_sigterm_stops_everything(tmp_path):
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DEBUG": "1",
-        "VAR_DIR": str(tmp_path),
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-    }
-    env.pop("SECRET_KEY", None)
+    port = free_port()
     supervisor = subprocess.Popen(
         [sys.executable, "manage.py", "runclub", "--bind", f"127.0.0.1:{port}"],
         cwd=settings.BASE_DIR,
-        env=env,
+        env=runclub_environment(tmp_path),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

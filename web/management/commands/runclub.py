@@ -1,7 +1,11 @@
-"""Run the whole service in the foreground: web server, Celery workers and Celery beat.
+"""Run the whole service: web server, Celery workers and Celery beat, kept running.
 
-What ``make run`` starts. One command for a club night: Ctrl-C or SIGTERM stops them
-all; if any of them dies, the others are stopped too, so a service manager sees it.
+What ``make run`` starts, in the foreground or detached (a service manager, ``setsid``,
+``nohup``: docs/operations.md). A child that ends is started again after a wait that
+grows while it keeps crashing (``web.supervision.RestartBackoff``), the others serving
+meanwhile; ``/healthz`` names it while it is down (the status file, ``web.supervision``).
+SIGTERM, SIGINT (Ctrl-C) or SIGHUP stops them all, in order, and nothing else does
+(SIGHUP not when it was ignored at the start, as ``nohup`` asks).
 """
 
 import contextlib
@@ -10,11 +14,14 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 from types import FrameType
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandParser, OutputWrapper
+
+from web.supervision import Down, RestartBackoff, status_remove, status_write
 
 
 def service_commands(bind: str) -> dict[str, list[str]]:
@@ -64,8 +71,66 @@ def children_stop(children: list[subprocess.Popen[bytes]], *, grace: float = 15)
         child.wait()
 
 
+def how_it_ended(returncode: int) -> str:
+    """``exit code 1``, ``signal SIGKILL`` (a negative return code: the signal's number)."""
+    if returncode >= 0:
+        return f"exit code {returncode}"
+    try:
+        return f"signal {signal.Signals(-returncode).name}"
+    except ValueError:  # a real-time signal has no name
+        return f"signal {-returncode}"
+
+
+class Child:
+    """One of the service's processes: its command, the process while it runs (None while
+    it waits to start again) and, after a crash, when it starts again."""
+
+    def __init__(self, name: str, command: list[str]) -> None:
+        self.name = name
+        self.command = command
+        self.process: subprocess.Popen[bytes] | None = None
+        self.started = 0.0
+        self.delay: float | None = None  # the wait before its last start, after a crash
+        self.down: Down | None = None
+        self.restarts_at = 0.0
+
+    def start(self) -> None:
+        # In its own session: a Ctrl-C reaches only the supervisor, which then stops the
+        # children in order instead of them all dying mid-task at once.
+        self.process = subprocess.Popen(
+            self.command, stdin=subprocess.DEVNULL, start_new_session=True
+        )
+        self.started = time.monotonic()
+        self.down = None
+
+    def ended(self) -> bool:
+        return self.process is not None and self.process.poll() is not None
+
+    def restart_due(self) -> bool:
+        return self.process is None and time.monotonic() >= self.restarts_at
+
+    def crashed(self, backoff: RestartBackoff) -> str:
+        """Note that the process ended, kill what is left of its group (a gunicorn
+        master's workers still holding the port, a Celery worker's pool) and set when it
+        starts again; the line for the log."""
+        assert self.process is not None and self.process.returncode is not None
+        with contextlib.suppress(ProcessLookupError):  # nothing left of the group
+            os.killpg(self.process.pid, signal.SIGKILL)
+        ended = how_it_ended(self.process.returncode)
+        ran = time.monotonic() - self.started
+        self.delay = backoff.next_delay(self.delay, ran)
+        self.restarts_at = time.monotonic() + self.delay
+        now = time.time()
+        self.down = Down(since=now, restarts_at=now + self.delay, ended=ended)
+        self.process = None
+        return f"{self.name} ended ({ended}) after {ran:.0f} s; restarting it in {self.delay:g} s."
+
+
 class Command(BaseCommand):
-    help = "Start the web server, the Celery workers and Celery beat; stop them all on Ctrl-C."
+    help = (
+        "Start the web server, the Celery workers and Celery beat, restart any of them that "
+        "crashes; stop them all on SIGTERM, SIGINT (Ctrl-C) or SIGHUP."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--bind", default="127.0.0.1:8000")
@@ -79,28 +144,45 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
-        signal.signal(signal.SIGHUP, stop)
-        parent = os.getppid()
-        # Each child in its own session: a Ctrl-C reaches only this supervisor, which
-        # then stops the children in order instead of them all dying mid-task at once.
-        children = {
-            name: subprocess.Popen(command, stdin=subprocess.DEVNULL, start_new_session=True)
-            for name, command in service_commands(bind).items()
-        }
-        self.stdout.write(f"Serving on http://{bind}/ with the Celery workers and beat.")
-        self.stdout.write("Press Ctrl-C to stop.")
-        exit_code = 0
-        while not stopping:
-            if os.getppid() != parent:
-                self.stderr.write("The parent process (make) is gone; stopping.")
-                stopping = True
-            for name, child in children.items():
-                if child.poll() is not None:
-                    self.stderr.write(f"{name} exited with code {child.returncode}; stopping.")
-                    exit_code = child.returncode or 1
-                    stopping = True
-            time.sleep(0.5)
-        children_stop(list(children.values()))
-        self.stdout.write("Stopped.")
-        if exit_code:
-            sys.exit(exit_code)
+        if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:  # nohup asks to ignore it
+            signal.signal(signal.SIGHUP, stop)
+        children = [Child(name, command) for name, command in service_commands(bind).items()]
+        try:  # whatever ends the supervisor, its children end with it
+            for child in children:
+                child.start()
+            self.status_publish(children)
+            self.say(self.stdout, f"Serving on http://{bind}/ with the Celery workers and beat.")
+            self.say(self.stdout, "Press Ctrl-C to stop.")
+            backoff = RestartBackoff()
+            while not stopping:
+                changed = False
+                for child in children:
+                    if child.ended():
+                        self.say(self.stderr, child.crashed(backoff))
+                        changed = True
+                    elif child.restart_due():
+                        child.start()
+                        self.say(self.stderr, f"{child.name} restarted.")
+                        changed = True
+                if changed:
+                    self.status_publish(children)
+                time.sleep(0.5)
+        finally:
+            children_stop([child.process for child in children if child.process is not None])
+            status_remove(settings.VAR_DIR)
+        self.say(self.stdout, "Stopped.")
+
+    @staticmethod
+    def status_publish(children: list[Child]) -> None:
+        """Tell /healthz which children are down."""
+        down = {child.name: child.down for child in children if child.down is not None}
+        status_write(settings.VAR_DIR, supervisor=os.getpid(), down=down)
+
+    @staticmethod
+    def say(stream: OutputWrapper, line: str) -> None:
+        """One line of the log, dated, at once; a log gone (the terminal a detached
+        service was started from, closed) does not stop the service."""
+        moment = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+        with contextlib.suppress(OSError):
+            stream.write(f"{moment} {line}")
+            stream.flush()

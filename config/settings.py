@@ -132,6 +132,21 @@ TEMPLATES = [
     },
 ]
 
+
+def sqlite_options(busy_timeout: int) -> dict[str, object]:
+    """The embedded database's connection: a write waits ``busy_timeout`` seconds for
+    the file (then it is a 503 with Retry-After, web.api_errors, and changes nothing),
+    taking its lock as it begins (IMMEDIATE: no deadlock between two readers turned
+    writers). WAL: readers never wait for a writer, nor a writer for readers; NORMAL
+    syncs the log at checkpoints, not at each commit (a power cut may lose the last
+    commits, never the file). docs/operations.md."""
+    return {
+        "timeout": busy_timeout,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+
+
 DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'club.sqlite3'}"
 # Each web thread keeps its own connection for CONN_MAX_AGE seconds, idle or not: with
 # gunicorn's threads (2 workers x 512) that is more than PostgreSQL's 100 connections,
@@ -151,15 +166,7 @@ if DATABASE_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postg
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the Celery worker share the file: wait for locks, don't fail.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    # WAL: readers never wait for a writer, nor a writer for readers; NORMAL syncs the
-    # log at checkpoints, not at each commit (a power cut may lose the last commits, never
-    # the file). A write that cannot get the file within the timeout is a 503 with
-    # Retry-After (web.api_errors), and changes nothing (docs/operations.md).
-    DATABASES["default"]["OPTIONS"] = {
-        "timeout": env_int("DATABASE_BUSY_TIMEOUT", 20),
-        "transaction_mode": "IMMEDIATE",
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-    }
+    DATABASES["default"]["OPTIONS"] = sqlite_options(env_int("DATABASE_BUSY_TIMEOUT", 20))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

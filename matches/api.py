@@ -39,6 +39,7 @@ from matches.errors import IllegalPlay, NotYourTurn, StaleTurn
 from matches.models import Match, PlaySettings, Table
 from web import live
 from web.api_base import (
+    BooleanFilter,
     InputSerializer,
     UsernameField,
     UsernameFilter,
@@ -461,7 +462,7 @@ class MatchFilter(filters.FilterSet):
         choices=Match.Status.choices,
         label=gettext_lazy('Only matches in this state ("playing": the matches being played now).'),
     )
-    open = filters.BooleanFilter(
+    open = BooleanFilter(
         method="waiting_for_anyone",
         label=gettext_lazy("true: only the open challenges still waiting for an opponent."),
     )

@@ -56,14 +56,19 @@ def test_a_database_busy_or_unreachable_is_a_json_503_with_retry_after(
     assert response["Retry-After"] == str(api_errors.RETRY_AFTER_SECONDS)
 
 
-def test_a_database_busy_on_a_page_is_a_plain_503(client, monkeypatch, debug):
+def test_a_database_busy_on_a_page_is_a_plain_503_in_the_user_s_language(
+    client, monkeypatch, debug
+):
     monkeypatch.setattr(
         "django.contrib.auth.forms.authenticate",
         _failing(OperationalError("database is locked")),
     )
-    response = client.post("/login/", {"username": "alice", "password": "x"})
+    response = client.post(
+        "/login/", {"username": "alice", "password": "x"}, HTTP_ACCEPT_LANGUAGE="el"
+    )
     assert response.status_code == 503
     assert response["Content-Type"].startswith("text/plain")
+    assert "Δοκιμάστε ξανά" in response.content.decode()  # the user's language
     assert response["Retry-After"] == str(api_errors.RETRY_AFTER_SECONDS)
 
 

@@ -473,10 +473,9 @@ class MatchFilter(filters.FilterSet):
         )
 
     def waiting_for_anyone(
-        self, matches: QuerySet[Match], name: str, value: bool | None
+        self, matches: QuerySet[Match], name: str, value: bool
     ) -> QuerySet[Match]:
-        if value is None:
-            return matches
+        """Called with true or false: left empty, the filter is not called."""
         waiting = Q(opponent=None, status=Match.Status.INVITED)
         return matches.filter(waiting) if value else matches.exclude(waiting)
 

@@ -353,8 +353,8 @@ class ResultInput(InputSerializer):
     played_at = serializers.DateTimeField(
         required=False,
         help_text=gettext_lazy(
-            "When the match was played (default: now); no more than 5 minutes ahead of "
-            "the server's clock."
+            "When the match was played (default: now): from 1900 on, no more than 5 "
+            "minutes ahead of the server's clock."
         ),
     )
 

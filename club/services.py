@@ -9,7 +9,7 @@ The ledger's only writer is ``ledger_post``; ratings change only through
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import TypeVar
 
@@ -42,6 +42,9 @@ MEMO_LENGTH = 200
 MAX_MATCH_LENGTH = 64
 # How far in the future a result may say it was played: the recorder's clock may be ahead.
 MAX_CLOCK_SKEW = timedelta(minutes=5)
+# The earliest moment a result may say it was played: an older one is a typo (0001-01-01)
+# that would still move the ratings, its history first of all.
+EARLIEST_RESULT = datetime(1900, 1, 1, tzinfo=UTC)
 # A player's columns the rating services write: FIBS's and the tavli rating's.
 T = TypeVar("T")
 
@@ -344,6 +347,11 @@ def match_result_check(
         raise Invalid(
             _("A result is recorded once the match is played: %(at)s is in the future.")
             % {"at": played_at.isoformat()}
+        )
+    if played_at is not None and played_at < EARLIEST_RESULT:
+        raise Invalid(
+            _("%(at)s is before %(earliest)s: no match of the club's was played then.")
+            % {"at": played_at.isoformat(), "earliest": EARLIEST_RESULT.date().isoformat()}
         )
 
 

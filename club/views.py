@@ -1,6 +1,5 @@
 """The club's pages: home, players and ratings, results, the ledger."""
 
-import csv
 from datetime import date, datetime
 from typing import Any
 
@@ -34,6 +33,7 @@ from club.parties import party_label, party_name
 from web import health
 from web.errors import Invalid, NotFound, ServiceError
 from web.params import at_param
+from web.spreadsheets import CsvWriter
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -177,7 +177,7 @@ def statement_csv(request: HttpRequest, username: str) -> HttpResponseBase:
     response["Content-Disposition"] = (
         f'attachment; filename="statement-{shown.user.pk}{suffix}.csv"'
     )
-    writer = csv.writer(response, lineterminator="\n")
+    writer = CsvWriter(response)
     writer.writerow(CSV_HEADER)
     for entry in selectors.player_statement(player=shown, on=on):
         writer.writerow(

@@ -106,7 +106,12 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: the first asked about what a view raised (a busy database is a 503).
+    "web.api_errors.ApiErrorMiddleware",
 ]
+# The largest request body read (bytes; file uploads aside): a larger one is refused,
+# a 413 under /api/ (web.api_parsers.JSONParser). The API's bodies are a few hundred bytes.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_BODY_BYTES", 1024 * 1024)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -128,6 +133,21 @@ TEMPLATES = [
     },
 ]
 
+
+def sqlite_options(busy_timeout: int) -> dict[str, object]:
+    """The embedded database's connection: a write waits ``busy_timeout`` seconds for
+    the file (then it is a 503 with Retry-After, web.api_errors, and changes nothing),
+    taking its lock as it begins (IMMEDIATE: no deadlock between two readers turned
+    writers). WAL: readers never wait for a writer, nor a writer for readers; NORMAL
+    syncs the log at checkpoints, not at each commit (a power cut may lose the last
+    commits, never the file). docs/operations.md."""
+    return {
+        "timeout": busy_timeout,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+
+
 DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'club.sqlite3'}"
 # Each web thread keeps its own connection for CONN_MAX_AGE seconds, idle or not: with
 # gunicorn's threads (2 workers x 512) that is more than PostgreSQL's 100 connections,
@@ -147,7 +167,7 @@ if DATABASE_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postg
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the Celery worker share the file: wait for locks, don't fail.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    DATABASES["default"]["OPTIONS"] = sqlite_options(env_int("DATABASE_BUSY_TIMEOUT", 20))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -197,7 +217,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["web.api_parsers.JSONParser"],
     "DEFAULT_PAGINATION_CLASS": "web.api_base.Page",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "web.api_schema.ClubAutoSchema",

@@ -30,6 +30,9 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]
 
+# Under /api/, what escaped a middleware answers JSON (web.api_errors).
+handler500 = "web.api_errors.server_error"
+
 # The API first: its requests (the live channel's above all) are resolved without trying
 # every page's path; no page's path starts with api/, so no URL changes its meaning.
 urlpatterns = [

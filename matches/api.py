@@ -42,6 +42,7 @@ from matches.errors import IllegalPlay, NotYourTurn, StaleTurn
 from matches.models import Match, PlaySettings, Table
 from web import live
 from web.api_base import (
+    BooleanFilter,
     InputSerializer,
     UsernameField,
     UsernameFilter,
@@ -485,7 +486,7 @@ class MatchFilter(filters.FilterSet):
         choices=Match.Status.choices,
         label=gettext_lazy('Only matches in this state ("playing": the matches being played now).'),
     )
-    open = filters.BooleanFilter(
+    open = BooleanFilter(
         method="waiting_for_anyone",
         label=gettext_lazy("true: only the open challenges still waiting for an opponent."),
     )
@@ -496,10 +497,9 @@ class MatchFilter(filters.FilterSet):
         )
 
     def waiting_for_anyone(
-        self, matches: QuerySet[Match], name: str, value: bool | None
+        self, matches: QuerySet[Match], name: str, value: bool
     ) -> QuerySet[Match]:
-        if value is None:
-            return matches
+        """Called with true or false: left empty, the filter is not called."""
         waiting = Q(opponent=None, status=Match.Status.INVITED)
         return matches.filter(waiting) if value else matches.exclude(waiting)
 

@@ -12,6 +12,8 @@
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django import forms
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils.functional import Promise
@@ -93,6 +95,31 @@ class UsernameFilter(filters.CharFilter):
     def __init__(self, **kwargs: Any) -> None:
         validator = RegexValidator(rf"^{USERNAME_PATTERN}$")
         super().__init__(validators=[validator], strip=False, **kwargs)
+
+
+class _BooleanField(forms.NullBooleanField):
+    """``true`` or ``false`` (also ``1``/``0``, ``True``/``False``); left empty, none."""
+
+    def to_python(self, value: Any) -> bool | None:  # type: ignore[override]  # as NullBooleanField
+        if value in (None, ""):
+            return None
+        if value in ("true", "True", "1"):
+            return True
+        if value in ("false", "False", "0"):
+            return False
+        raise ValidationError(
+            _("%(value)s is not true or false."), code="invalid", params={"value": value}
+        )
+
+
+class BooleanFilter(filters.BooleanFilter):
+    """A list filter taking ``true`` or ``false``: anything else is a 400 naming it
+    (django-filter's own reads it as left empty, filtering nothing)."""
+
+    field_class = _BooleanField
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(widget=forms.TextInput, **kwargs)  # the text as sent, unread
 
 
 def choice_filter(

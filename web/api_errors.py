@@ -1,23 +1,44 @@
-"""One shape for every API error: a 4xx status and ``{"error": code, "detail": text}``.
+"""One shape for every API error: ``{"error": code, "detail": text}``.
 
 Whatever refuses a request answers in it: the services' errors, DRF's own (validation,
-authentication, permissions, paging), unknown paths under ``/api/`` and CSRF failures.
+authentication, permissions, paging), unknown paths under ``/api/``, CSRF failures, a
+body too large, and what escapes every view under ``/api/`` (``ApiErrorMiddleware``,
+``server_error``): a database that is busy or unreachable is a 503 with ``Retry-After``,
+anything else a 500, ``DEBUG`` on or off.
 """
 
+import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views import csrf
+from django.views import csrf, defaults
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 
 from web.errors import ServiceError
 
+request_errors = logging.getLogger("django.request")
+
+# What a client is told to wait before sending again a request the database could not
+# take: a write held elsewhere is over in a moment, a database restarting in seconds.
+RETRY_AFTER_SECONDS = 2
+
+
+class BodyTooLarge(exceptions.APIException):
+    """A request body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (``web.api_parsers.JSONParser``)."""
+
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = gettext_lazy("The request body is too large.")
+
+
 _CODES: dict[type[exceptions.APIException], str] = {
+    BodyTooLarge: "too_large",
     exceptions.ParseError: "malformed",
     exceptions.ValidationError: "invalid",
     exceptions.NotAuthenticated: "not_authenticated",
@@ -116,3 +137,69 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
             status=status.HTTP_403_FORBIDDEN,
         )
     return csrf.csrf_failure(request, reason=reason)
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """The database could not take the request: busy past its timeout (SQLite's
+    "database is locked", PostgreSQL's lock timeout) or not reachable at all."""
+    return isinstance(exc, (OperationalError, InterfaceError))
+
+
+def _unavailable(request: HttpRequest) -> HttpResponse:
+    """A 503 telling the client when to try again: JSON under ``/api/``, a plain page in
+    the user's language elsewhere. The request's transaction was rolled back."""
+    detail = _("The club's database is busy or unreachable; nothing was changed. Try again.")
+    response: HttpResponse
+    if _is_api(request):
+        response = JsonResponse(
+            error_body("unavailable", detail), status=status.HTTP_503_SERVICE_UNAVAILABLE
+        )
+    else:
+        response = HttpResponse(
+            detail,
+            content_type="text/plain; charset=utf-8",
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+def _server_error_body() -> dict[str, Any]:
+    return error_body("server_error", _("The server failed to answer; the error was logged."))
+
+
+class ApiErrorMiddleware:
+    """What a view raises and nobody answered: the database's unavailability is a 503
+    everywhere (``Retry-After``), any other error under ``/api/`` a JSON 500, even with
+    ``DEBUG`` on (its HTML page is for pages). Last in ``MIDDLEWARE``: the first asked."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        if database_unavailable(exc):
+            request_errors.warning(
+                "Database unavailable: %s", request.path, exc_info=True, extra={"request": request}
+            )
+            return _unavailable(request)
+        if not _is_api(request):
+            return None
+        request_errors.error(
+            "Internal Server Error: %s", request.path, exc_info=True, extra={"request": request}
+        )
+        return JsonResponse(_server_error_body(), status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: what escaped a middleware (``DEBUG`` off) is JSON under ``/api/``,
+    Django's own page elsewhere."""
+    if _is_api(request):
+        return JsonResponse(_server_error_body(), status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+    return defaults.server_error(request)

@@ -31,6 +31,11 @@ ERROR_DESCRIPTIONS = {
     403: _("Not allowed."),
     404: _("Not found."),
     409: _("In conflict with the current state; nothing was changed."),
+    413: _("The request body is too large; nothing was changed."),
+    503: _(
+        "The database is busy or unreachable; nothing was changed. Send it again after "
+        "the seconds of the Retry-After header."
+    ),
 }
 # Permissions every member passes: anything else can answer 403.
 OPEN_PERMISSIONS = (permissions.AllowAny, permissions.IsAuthenticated)
@@ -70,6 +75,9 @@ class ClubAutoSchema(AutoSchema):
         statuses = {error.status for error in raises}
         if "requestBody" in operation or "query" in located:
             statuses.add(400)
+        if "requestBody" in operation:
+            statuses.add(413)
+        statuses.add(503)  # every operation reads or writes the database
         if authenticators:
             statuses.add(401)
         if any(

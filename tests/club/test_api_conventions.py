@@ -232,13 +232,13 @@ def test_every_error_answer_is_documented_with_the_error_body(schema):
 @pytest.mark.parametrize(
     ("method", "path", "errors"),
     [
-        ("post", "/api/auth/token/", ["400"]),
-        ("get", "/api/leaderboard/", ["400", "401", "404"]),  # 400, 404: the page
-        ("post", "/api/results/", ["400", "401", "403", "404"]),
-        ("get", "/api/results/{id}/", ["401", "404"]),
-        ("post", "/api/players/", ["400", "401", "403", "409"]),
-        ("get", "/api/players/{username}/", ["401", "404"]),
-        ("get", "/api/players/{username}/ledger/", ["400", "401", "403", "404"]),
+        ("post", "/api/auth/token/", ["400", "413", "503"]),
+        ("get", "/api/leaderboard/", ["400", "401", "404", "503"]),  # 400, 404: the page
+        ("post", "/api/results/", ["400", "401", "403", "404", "413", "503"]),
+        ("get", "/api/results/{id}/", ["401", "404", "503"]),
+        ("post", "/api/players/", ["400", "401", "403", "409", "413", "503"]),
+        ("get", "/api/players/{username}/", ["401", "404", "503"]),
+        ("get", "/api/players/{username}/ledger/", ["400", "401", "403", "404", "503"]),
     ],
 )
 def test_each_operation_documents_the_errors_it_can_answer(schema, method, path, errors):

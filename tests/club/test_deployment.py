@@ -182,3 +182,10 @@ def test_stopping_the_service_leaves_none_of_its_processes_behind():
     stopping.join(PATIENCE)  # far short of the ten minutes the group would live unkilled
     assert not stopping.is_alive()
     assert wait_until(lambda: not [pid for pid in group if alive(pid)])
+
+
+def test_the_web_server_reads_request_lines_up_to_gunicorns_largest():
+    """8190 bytes (gunicorn's default is 4094): a long query string reaches the API, which
+    answers it in JSON; a longer one gets gunicorn's own 400 (docs/api.md)."""
+    web = service_commands("127.0.0.1:8000")["web"]
+    assert web[web.index("--limit-request-line") + 1] == "8190"

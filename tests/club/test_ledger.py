@@ -1,6 +1,7 @@
 """The double-entry ledger: posting, reversing, immutability, balances, statements,
 payments, settle-up, ``ledger_check``, the admin and the API."""
 
+import csv
 from contextlib import contextmanager
 from datetime import date, datetime
 from decimal import Decimal
@@ -20,6 +21,7 @@ from club.models import Account, Leg, Player, RowImmutable, SourceKind, Transact
 from club.parties import CLUB
 from tests.factories import leg
 from web.errors import Conflict, Forbidden, Invalid
+from web.spreadsheets import spreadsheet_cell
 
 pytestmark = pytest.mark.django_db
 
@@ -864,3 +866,29 @@ def test_the_books_at_the_last_day_of_the_calendar_are_all_the_books(api, march)
     alice, _bob = march
     body = api.as_user(alice.user).get("/api/players/alice/ledger/?at=9999-12-31").json()
     assert body["balance"] == "-7.25"
+
+
+@pytest.mark.parametrize(
+    "memo",
+    ['=HYPERLINK("http://evil.example","Click")', "+1+1", "-2+3+cmd|' /C calc'!A0", "@SUM(A1)"],
+)
+def test_a_memo_a_spreadsheet_would_run_is_written_as_text(client, staff, make_player, memo):
+    """OWASP's rule: a cell beginning with = + - @ gets a single quote in front; the
+    amounts, plain numbers, stay numbers."""
+    alice = make_player("alice")
+    services.payment_record(
+        payer=CLUB, payee=alice, amount=D("3.00"), recorded_by=staff.user, memo=memo
+    )
+    client.force_login(alice.user)
+    statement = client.get("/players/alice/statement.csv").content.decode()
+    (_header, (_date, cell, amount, balance)) = csv.reader(StringIO(statement))
+    assert (cell, amount, balance) == (f"'{memo}", "-3.00", "-3.00")
+
+
+@pytest.mark.parametrize(
+    ("value", "cell"),
+    [("\tTab", "'\tTab"), ("\rReturn", "'\rReturn"), ("=1", "'=1"), ("-", "'-"),
+     ("-7.25", "-7.25"), ("+3", "+3"), (D("-0.50"), "-0.50"), ("Entry - March", "Entry - March")],
+)  # fmt: skip
+def test_a_spreadsheet_cell_is_text_unless_a_plain_number(value, cell):
+    assert spreadsheet_cell(value) == cell

@@ -542,3 +542,28 @@ def test_a_result_played_in_the_year_9691_is_refused_by_the_api_and_the_admin(
     assert "in the future" in response.content.decode()
     assert not MatchResult.objects.exists()
     assert reload(alice).rating == 1500.0
+
+
+@pytest.mark.parametrize("played_at", ["0001-01-01T00:00:00Z", "1899-12-31T23:59:59Z"])
+def test_a_result_played_before_1900_is_refused_and_moves_no_rating(
+    staff_api, make_player, played_at
+):
+    alice, bob = make_player("alice"), make_player("bob")
+    response = staff_api.post(
+        "/api/results/",
+        {"winner": "alice", "loser": "bob", "length": 5, "played_at": played_at},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["error"] == "invalid"
+    assert "1900-01-01" in response.json()["detail"]
+    assert not MatchResult.objects.exists()
+    assert reload(alice).rating == reload(bob).rating == 1500.0
+
+
+def test_a_result_played_on_the_first_moment_of_1900_is_recorded(make_player):
+    alice, bob = make_player("alice"), make_player("bob")
+    services.match_result_record(
+        winner=alice, loser=bob, length=3, played_at=services.EARLIEST_RESULT
+    )
+    assert MatchResult.objects.get().played_at == services.EARLIEST_RESULT

@@ -2,8 +2,9 @@
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
+from django.db.utils import ConnectionHandler
 
-from config.settings import env_bool, env_int, env_list
+from config.settings import env_bool, env_int, env_list, sqlite_options
 
 
 @pytest.mark.parametrize(
@@ -50,3 +51,50 @@ def test_env_int_reads_a_whole_number_and_refuses_anything_else(monkeypatch):
     monkeypatch.setenv("SECURE_HSTS_SECONDS", "1 year")
     with pytest.raises(ImproperlyConfigured, match="SECURE_HSTS_SECONDS='1 year'"):
         env_int("SECURE_HSTS_SECONDS", 0)
+
+
+def test_the_embedded_database_lets_readers_read_beside_a_writer(tmp_path, django_db_blocker):
+    """WAL (and NORMAL syncing): a read transaction open on the file does not stop a
+    write from committing (in SQLite's default journal it would, "database is locked"),
+    nor a write transaction a reader. On either engine's run: the file is the test's own."""
+    databases = ConnectionHandler(
+        {
+            "default": {
+                "ENGINE": "django.db.backends.sqlite3",
+                "NAME": str(tmp_path / "club.sqlite3"),
+                "OPTIONS": sqlite_options(1),
+            }
+        }
+    )
+    reader, writer = (databases.create_connection("default") for _ in range(2))
+    with django_db_blocker.unblock():
+        _read_beside_a_write(reader, writer)
+
+
+def _read_beside_a_write(reader, writer):
+    try:
+        with writer.cursor() as cursor:
+            cursor.execute("CREATE TABLE seat (n integer)")
+        with reader.cursor() as cursor:
+            cursor.execute("PRAGMA journal_mode")
+            assert cursor.fetchone() == ("wal",)
+            cursor.execute("PRAGMA synchronous")
+            assert cursor.fetchone() == (1,)  # NORMAL
+        with reader.cursor() as reading:
+            reading.execute("BEGIN")
+            reading.execute("SELECT count(*) FROM seat")
+            with writer.cursor() as cursor:
+                cursor.execute("INSERT INTO seat VALUES (1)")
+            reading.execute("SELECT count(*) FROM seat")
+            assert reading.fetchone() == (0,)  # its own snapshot
+            reading.execute("COMMIT")
+        with writer.cursor() as writing:
+            writing.execute("BEGIN IMMEDIATE")
+            writing.execute("INSERT INTO seat VALUES (2)")
+            with reader.cursor() as cursor:
+                cursor.execute("SELECT count(*) FROM seat")
+                assert cursor.fetchone() == (1,)
+            writing.execute("COMMIT")
+    finally:
+        reader.close()
+        writer.close()

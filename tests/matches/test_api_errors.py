@@ -258,3 +258,16 @@ def test_inviting_nobody_known_is_a_404(alice):
     )
     refused(response, 404, "not_found")
     assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize("value", ["maybe", "yes", "2", "TRUE "])
+def test_a_list_filter_that_is_neither_true_nor_false_is_a_400_naming_it(alice, value):
+    response = client_for(alice.user).get("/api/matches/", {"open": value})
+    assert response.status_code == 400
+    assert response.json()["error"] == "invalid"
+    assert response.json()["fields"]["open"] == [f"{value} is not true or false."]
+
+
+@pytest.mark.parametrize("value", ["true", "false", "1", "0", ""])
+def test_a_list_filter_reads_true_and_false(alice, value):
+    assert client_for(alice.user).get("/api/matches/", {"open": value}).status_code == 200

@@ -35,7 +35,7 @@ def service_commands(bind: str) -> dict[str, list[str]]:
         "web": [
             # Threads, not processes, hold the live channel's waiting requests (docs/live.md).
             python, "-m", "gunicorn", "config.wsgi", "--bind", bind, "--workers", "2",
-            "--worker-class", "gthread", "--threads", "512",
+            "--worker-class", "gthread", "--threads", "512", "--limit-request-line", "8190",
         ],
         "worker": [
             python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",

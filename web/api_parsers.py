@@ -1,0 +1,58 @@
+"""The API's request bodies: JSON, within limits of size and depth."""
+
+import io
+from collections.abc import Mapping
+from typing import IO, Any
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+from rest_framework import exceptions, parsers
+
+from web.api_errors import BodyTooLarge
+
+# Deeper than any body the API reads (a few levels), far shallower than what runs
+# Python's parser out of stack (about 1,000 levels: a RecursionError, a 500).
+MAX_JSON_DEPTH = 64
+
+
+def _deeper_than(data: Any, limit: int) -> bool:
+    """Whether lists and objects nest more than ``limit`` levels in ``data`` (level by
+    level, without recursion: the depth is what is in doubt)."""
+    level = [data] if isinstance(data, list | dict) else []
+    for _depth in range(limit):
+        level = [
+            child
+            for container in level
+            for child in (container.values() if isinstance(container, dict) else container)
+            if isinstance(child, list | dict)
+        ]
+    return bool(level)
+
+
+class JSONParser(parsers.JSONParser):
+    """DRF's JSON parser within limits: a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes
+    is a 413 (``too_large``, read no further), one nesting lists or objects more than
+    ``MAX_JSON_DEPTH`` levels a 400 (``malformed``)."""
+
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        body = stream.read(limit + 1)
+        if len(body) > limit:
+            raise BodyTooLarge(
+                _("The request body is larger than %(limit)d bytes.") % {"limit": limit}
+            )
+        too_deep = exceptions.ParseError(
+            _("lists and objects nest more than %(limit)d levels.") % {"limit": MAX_JSON_DEPTH}
+        )
+        try:
+            data = super().parse(io.BytesIO(body), media_type, parser_context)
+        except RecursionError:
+            raise too_deep from None
+        if _deeper_than(data, MAX_JSON_DEPTH):
+            raise too_deep
+        return data

@@ -6,6 +6,7 @@ a mobile user agent) and on a laptop (1280x800). Screenshots land in ``var/scree
 named ``<name>-<device>.png``, for a person to look at.
 """
 
+import logging
 import os
 import shutil
 from pathlib import Path
@@ -42,6 +43,17 @@ def browser():
         yield browser
         browser.close()
     del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def live_watcher_quiet_once_the_database_is_gone(django_db_setup):
+    """A stream the browser left open keeps the live watcher reading after the last test,
+    from a test database about to be dropped; its failures would be logged with a
+    traceback, which Python 3.11 formats with ast.parse, racing pytest's own ast.parse of
+    the modules it imports at the session's end ("AST constructor recursion depth
+    mismatch"). Torn down before the database is, this silences that logger first."""
+    yield
+    logging.getLogger("club.live").disabled = True
 
 
 @pytest.fixture(params=list(DEVICES))

@@ -272,8 +272,10 @@ CACHES = {
 # 0: no caching, every request reads them from the database.
 TOKEN_CACHE_SECONDS = env_int("TOKEN_CACHE_SECONDS", 300)
 
-# Celery: Redis in production; with no broker server, kombu's filesystem transport.
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
+# Celery: Redis in production; with no broker server, kombu's filesystem transport. Its
+# URL names a host, which the transport ignores, so that kombu does not warn on every
+# connection that it "reverts to localhost" (the demo's load printed it).
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://localhost/")
 CELERY_RESULT_BACKEND = os.environ.get(
     "CELERY_RESULT_BACKEND", f"file://{VAR_DIR / 'celery' / 'results'}"
 )

@@ -261,6 +261,16 @@ def test_english_stays_english(client):
 
 
 @pytest.mark.django_db
+def test_the_menu_reaches_every_public_list_the_club_keeps(client):
+    """The results were reachable only by typing /results/ (issue 22)."""
+    links = nav(client.get("/").content.decode())
+    assert {"/play/", "/chouettes/", "/tournaments/", "/players/", "/results/", "/ledger/"} <= set(
+        links
+    )
+    assert links["/results/"] == "Results"
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("lang", ["en", *LANGS])
 def test_the_language_menu_names_each_language_in_its_own_words(client, lang):
     """A reader who cannot read the page's language still finds their own in the menu."""

@@ -53,6 +53,7 @@ class IllegalPlay(BackgammonError):
     MUST_OPEN_WALL = "must_open_wall"  # FV5
     ENTRY_HELD = "entry_point_held"  # AD1, AD3, E2: the entry point is held
     DOUBLE_NOT_NAMED = "double_not_named"  # AD4
+    GAME_ENDED = "game_ended"  # PL5: a step ended the game, the rest is not played
 
     def __init__(self, message: str, reason: str = NOT_LEGAL) -> None:
         super().__init__(message)

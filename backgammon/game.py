@@ -155,7 +155,11 @@ class GameOptions:
         rules = self.variant.rules
         return {
             "variant": self.variant.name,
-            **({"variant_options": rules.options()} if rules and rules.options() else {}),
+            **(
+                {"variant_options": rules.stored_options()}
+                if rules and rules.stored_options()
+                else {}
+            ),
             "jacoby": self.jacoby,
             "beavers": self.beavers,
             "automatic_doubles": self.automatic_doubles,
@@ -170,7 +174,7 @@ class GameOptions:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameOptions:
         """The options ``to_dict`` wrote."""
-        variant = Variants.by_name(data["variant"]).with_options(data.get("variant_options", {}))
+        variant = Variants.by_name(data["variant"]).from_stored(data.get("variant_options", {}))
         return cls(
             **{
                 **{key: value for key, value in data.items() if key != "variant_options"},

@@ -36,6 +36,12 @@ class Variant:
             raise ValueError(f"{self.name} has no options of its own")
         return replace(self, rules=self.rules.with_options(options))
 
+    def from_stored(self, options: Mapping[str, Any]) -> Variant:
+        """This game under the options a stored game wrote (``TavliRules.from_stored``)."""
+        if self.rules is None:
+            return self.with_options(options)
+        return replace(self, rules=self.rules.from_stored(options))
+
 
 def _tavli(rules: TavliRules) -> Variant:
     return Variant(rules.name, rules.title, 15, (), rules)

@@ -156,18 +156,25 @@ DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'club.sq
 DATABASES = {
     "default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0))
 }
+# Seconds a write waits for a lock another holds (SQLite's busy timeout, PostgreSQL's
+# lock_timeout) before the request answers 503 with Retry-After, changing nothing.
+DATABASE_BUSY_TIMEOUT = env_int("DATABASE_BUSY_TIMEOUT", 20)
 # Or DATABASE_POOL=N: on PostgreSQL, N connections at most per process, shared by its
 # threads (Django's pool, the psycopg-pool package); a request waits for a free one.
 DATABASE_POOL = env_int("DATABASE_POOL", 0)
-if DATABASE_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"]["OPTIONS"] = {
-        "pool": {"min_size": 1, "max_size": DATABASE_POOL, "timeout": 20}
-    }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["OPTIONS"] = {"options": f"-c lock_timeout={DATABASE_BUSY_TIMEOUT}s"}
+    if DATABASE_POOL:
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": 1,
+            "max_size": DATABASE_POOL,
+            "timeout": 20,
+        }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the Celery worker share the file: wait for locks, don't fail.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"]["OPTIONS"] = sqlite_options(env_int("DATABASE_BUSY_TIMEOUT", 20))
+    DATABASES["default"]["OPTIONS"] = sqlite_options(DATABASE_BUSY_TIMEOUT)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -272,8 +279,10 @@ CACHES = {
 # 0: no caching, every request reads them from the database.
 TOKEN_CACHE_SECONDS = env_int("TOKEN_CACHE_SECONDS", 300)
 
-# Celery: Redis in production; with no broker server, kombu's filesystem transport.
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
+# Celery: Redis in production; with no broker server, kombu's filesystem transport. Its
+# URL names a host, which the transport ignores, so that kombu does not warn on every
+# connection that it "reverts to localhost" (the demo's load printed it).
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://localhost/")
 CELERY_RESULT_BACKEND = os.environ.get(
     "CELERY_RESULT_BACKEND", f"file://{VAR_DIR / 'celery' / 'results'}"
 )

@@ -115,7 +115,9 @@ class TavliGame(Game):
     ) -> tuple[Board, Sequence[AnyPlay]]:
         assert isinstance(before, TavliBoard)
         moved = tavli_plays.apply_step(self.rules, before, origin, die)[0]
-        return moved, tavli_plays.stage_plays(self.rules, moved, remaining) if remaining else []
+        if not remaining or self._mother_ends(before, moved, turn_over=False):
+            return moved, []  # PL5: a step that ends the game ends the play too
+        return moved, tavli_plays.stage_plays(self.rules, moved, remaining)
 
     def _choose_play(self, dice: Dice, play: str | AnyPlay | Sequence[Step]) -> AnyPlay:
         """The legal play of the stage that ``play`` (text or steps) describes."""
@@ -139,8 +141,8 @@ class TavliGame(Game):
         over = {"phase": Phase.OVER, "dice": None, "pending": (), "stage": None, "board": board}
         if position.mine.borne_off == CHECKERS:
             return self._next([action], winner=side, result=self._won(position), **over)
-        if self.rules.mother:
-            outcome = mother_outcome(self._mover_view(), position)
+        if self._mother_ends(self._mover_view(), position, turn_over=True):
+            outcome = mother_outcome(position)
             if outcome == "won":
                 return self._next([action], winner=side, result=Result.MOTHER, **over)
             if outcome == "draw":
@@ -160,6 +162,16 @@ class TavliGame(Game):
             pending=(),
             stage=None,
         )
+
+    def _mother_ends(self, before: TavliBoard, after: TavliBoard, *, turn_over: bool) -> bool:
+        """Whether PL5 ends the game on ``after`` (mover's view), reached from ``before``:
+        after any step; in a game stored before that rule (``mother_at_once`` false), only
+        at the end of the turn, and only for a pin made in that turn."""
+        if not self.rules.mother or mother_outcome(after) is None:
+            return False
+        if self.rules.mother_at_once:
+            return True
+        return turn_over and 24 not in before.opponent.pinned
 
     def _won(self, position: TavliBoard) -> Result:
         """How the mover, who has just borne off its last checker, won (TV4)."""

@@ -5,6 +5,9 @@ different dice, or one to four of a kind): as many dice as can be played and the
 die when only one of two can (TV3 = M5), one play per distinct board reached (pins,
 bar and waiting checkers included), then fevga's unblocking duty (FV5). A turn may have
 several such stages (gul bara's run, acey-deucey's 1-2): ``backgammon.tavli.turns``.
+Where plakoto's mother is in reach (PL5: the game ends the moment a checker pins it, and
+the rest of the roll is not played) the plays are found step by step instead
+(``_mother_plays``): rare, and the fast search cannot stop in the middle of a play.
 
 What differs between the games is data of ``TavliRules``: the facing points, what
 landing on a single opposing checker does (hit, pin, or nothing: the point is held),
@@ -32,7 +35,15 @@ from typing import NamedTuple
 from backgammon.errors import IllegalPlay, InvalidDice
 from backgammon.moves import BAR_POINT, OFF, Step
 from backgammon.tavli.board import POINTS, Side, TavliBoard
-from backgammon.tavli.rules import BAR_SLOT, WAITING_SLOT, Capture, StepRule, TavliRules
+from backgammon.tavli.rules import (
+    BAR_SLOT,
+    WAITING_SLOT,
+    Capture,
+    StepRule,
+    TavliRules,
+    mother_in_reach,
+    mother_outcome,
+)
 
 
 class TavliPlay(NamedTuple):
@@ -115,6 +126,8 @@ def stage_plays(rules: TavliRules, board: TavliBoard, dice: Sequence[int]) -> li
     """Every distinct legal play of ``dice`` from ``board`` (the mover's view); ``[]``
     when none of them can be played."""
     dice = check_dice(dice)
+    if rules.mother and rules.mother_at_once and mother_in_reach(board, dice):
+        return _mother_plays(rules, board, dice)
     found = _search(rules, board, dice)
     mine = board.mine
     pinned, roll = mine.pinned, mine.roll
@@ -149,6 +162,49 @@ def stage_plays(rules: TavliRules, board: TavliBoard, dice: Sequence[int]) -> li
         side = _tuple(Side, (_points(slots), slots[BAR_SLOT], slots[WAITING_SLOT], pinned, roll))
         append(_tuple(TavliPlay, (steps, _tuple(TavliBoard, (side, opponent)), used)))
     return plays
+
+
+def _mother_plays(rules: TavliRules, board: TavliBoard, dice: tuple[int, ...]) -> list[TavliPlay]:
+    """Plakoto's plays where a step can end the game (PL5), found one step at a time.
+
+    A play that ends the game stops at the step that ends it, whatever dice are left,
+    and is legal beside the others. The others are the plays of the most dice (TV3 = M5)
+    among those that never end the game, counted as if the ending steps were not there:
+    so an ending is never compulsory, unless every step the dice allow ends the game
+    (then one of those must be played: no side skips a turn while it can move)."""
+    ending: dict[TavliBoard, TavliPlay] = {}
+    lasting: dict[TavliBoard, TavliPlay] = {}
+    seen: set[tuple[TavliBoard, tuple[int, ...]]] = set()
+
+    def play(steps: tuple[Step, ...], result: TavliBoard, used: tuple[int, ...]) -> TavliPlay:
+        return TavliPlay(_pin_marks(rules, board, steps, result), result, used)
+
+    def walk(
+        current: TavliBoard, left: tuple[int, ...], steps: tuple[Step, ...], used: tuple[int, ...]
+    ) -> None:
+        moved = False
+        for origin in range(POINTS, 0, -1) if left else ():
+            die = left[0]
+            if step_problem(rules, current, origin, die) is not None:
+                continue
+            after, step = _moved(rules, current, origin, die)
+            if mother_outcome(after) is not None:
+                ending.setdefault(after, play((*steps, step), after, (*used, die)))
+                continue
+            moved = True
+            if (after, left[1:]) not in seen:
+                seen.add((after, left[1:]))
+                walk(after, left[1:], (*steps, step), (*used, die))
+        if not moved and steps:
+            lasting.setdefault(current, play(steps, current, used))
+
+    for order in dict.fromkeys((dice, dice[::-1])):
+        walk(board, order, (), ())
+    most = max((len(play.steps) for play in lasting.values()), default=0)
+    kept = [play for play in lasting.values() if len(play.steps) == most]
+    if most == 1 and len(dice) == 2 and dice[0] != dice[1]:
+        kept = [play for play in kept if play.dice_used == dice[:1]] or kept
+    return kept + list(ending.values())
 
 
 def _pinnable(rules: TavliRules, board: TavliBoard) -> list[int]:
@@ -747,7 +803,12 @@ def check_play(
             raise IllegalPlay("a legal play exists for these dice", IllegalPlay.MUST_MOVE)
         return TavliPlay((), board, ())
     by_result = {play.result: play for play in legal}
-    found = _realizations(rules, board, dice, list(segments)) if len(segments) <= len(dice) else {}
+    ended: list[Step] = []
+    found = (
+        _realizations(rules, board, dice, list(segments), ended)
+        if len(segments) <= len(dice)
+        else {}
+    )
     matching = {result: way for result, way in found.items() if result in by_result}
     if matching:
         fewest = min(way[0] for way in matching.values())
@@ -763,13 +824,26 @@ def check_play(
         return TavliPlay(steps, best[0], used)
     if found:
         raise _not_allowed(rules, board, dice, legal, found)
+    if ended:
+        step = ended[0]
+        raise IllegalPlay(
+            f"{_name(step.origin)}/{_name(step.destination)} ends the game at once (PL5, the "
+            "mother): the rest of the roll is not played",
+            IllegalPlay.GAME_ENDED,
+        )
     raise _explain(rules, board, dice, list(segments))
 
 
 def _realizations(
-    rules: TavliRules, board: TavliBoard, dice: tuple[int, ...], segments: list[tuple[int, int]]
+    rules: TavliRules,
+    board: TavliBoard,
+    dice: tuple[int, ...],
+    segments: list[tuple[int, int]],
+    ended: list[Step],
 ) -> _Ways:
-    """Every board the segments reach, cut into single-die hops and played in any order.
+    """Every board the segments reach, cut into single-die hops and played in any order;
+    a way whose hop ends the game (PL5) with hops still to play goes no further, its
+    step appended to ``ended``.
 
     A segment spanning several dice is not always one checker's path: ``24/18`` of 3s
     may be 21/18 by the checker standing on 21, then 24/21 (the text, like gnubg's,
@@ -777,6 +851,7 @@ def _realizations(
     start quarter), so the hops are ordered freely, each checked where it is played.
     """
     found: _Ways = {}
+    stops_at_once = rules.mother and rules.mother_at_once
     # The fewest unnamed captures each (board, hops left) was met with: no need to go on
     # from it with as many or more.
     fewest: dict[tuple[TavliBoard, tuple[_Hop, ...]], int] = {}
@@ -799,6 +874,9 @@ def _realizations(
             if hops[index] in hops[:index] or step_problem(rules, current, origin, die):
                 continue
             after, step = _moved(rules, current, origin, die)
+            if len(hops) > 1 and stops_at_once and mother_outcome(after) is not None:
+                ended.append(step)
+                continue
             walk(
                 after,
                 hops[:index] + hops[index + 1 :],

@@ -7,7 +7,9 @@ the generator (``backgammon.tavli.plays``) calls: fevga's runner and start-quart
 acey-deucey's 1-2 (AD4) shape the turn and are played by ``backgammon.tavli.turns``;
 plakoto's mother (PL5) and the scores (TV4, AD7) end the game (``mother_outcome``,
 ``score``). The options of a match (GB3, AD5, AD6) are fields with their defaults:
-``with_options`` gives the game played another way.
+``with_options`` gives the game played another way. One more field is not a choice of
+the players but of the record: ``mother_at_once`` is False only for plakoto games stored
+before PL5 was judged after every checker (they replay as they were played).
 """
 
 from __future__ import annotations
@@ -115,6 +117,7 @@ class TavliRules:
     run_rest: RunRest = RunRest.PASSES  # GB3 option
     double_earns_roll: bool = False  # AD5 option
     exact_bear_off: bool = False  # AD6 option
+    mother_at_once: bool = True  # PL5 after every checker; False: at the turn's end (old games)
     facing_table: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -149,9 +152,25 @@ class TavliRules:
             if getattr(self, name) != getattr(default, name)
         }
 
+    def stored_options(self) -> dict[str, Any]:
+        """``options`` as a stored game keeps them: a plakoto game says that PL5 is judged
+        at once, because a game stored before it was (whose log cannot be rewritten) says
+        nothing (``from_stored``)."""
+        options = {k: v for k, v in self.options().items() if k != "mother_at_once"}
+        if self.mother and self.mother_at_once:
+            options["mother_at_once"] = True
+        return options
+
+    def from_stored(self, options: Mapping[str, Any]) -> TavliRules:
+        """The game under the options ``stored_options`` wrote, or an older game wrote."""
+        if self.mother and "mother_at_once" not in options:
+            options = {**options, "mother_at_once": False}
+        return self.with_options(options)
+
     def with_options(self, options: Mapping[str, Any]) -> TavliRules:
         """The same game under the options given (``run_rest``: ``passes`` or ``lost``,
-        GB3; ``double_earns_roll``, AD5; ``exact_bear_off``, AD6)."""
+        GB3; ``double_earns_roll``, AD5; ``exact_bear_off``, AD6; ``mother_at_once``,
+        PL5, false only in plakoto games stored before the rule was judged at once)."""
         unknown = set(options) - set(_OPTIONS)
         if unknown:
             raise ValueError(f"unknown options {sorted(unknown)}: know {list(_OPTIONS)}")
@@ -161,6 +180,12 @@ class TavliRules:
                 if self.run_from_roll is None:
                     raise ValueError("run_rest is an option of gul bara (GB3)")
                 changes[name] = RunRest(value)
+            elif name == "mother_at_once":
+                if not self.mother:
+                    raise ValueError("mother_at_once belongs to plakoto (PL5)")
+                if not isinstance(value, bool):
+                    raise ValueError(f"{name} is true or false")
+                changes[name] = value
             else:
                 if not self.one_two:
                     raise ValueError(f"{name} is an option of acey-deucey (AD5, AD6)")
@@ -317,16 +342,30 @@ class TavliRules:
         return 1 if loser.borne_off else 2
 
 
-def mother_outcome(before: TavliBoard, after: TavliBoard) -> str | None:
-    """PL5 at the end of the mover's turn, boards from the mover's view: ``"won"`` when
-    the mover pinned the opponent's mother (its last checker on its own 24) and has no
-    checker left on its own 24; ``"draw"`` when the mover did so while its own mother is
-    pinned; None otherwise (play goes on)."""
-    if 24 not in after.opponent.pinned or 24 in before.opponent.pinned:
+def mother_outcome(board: TavliBoard) -> str | None:
+    """PL5 on a board from the mover's view, judged after each checker it moves:
+    ``"won"`` when the opponent's mother (its last checker on its own 24) is pinned and
+    the mover has no checker left on its own 24; ``"draw"`` when both mothers are
+    pinned; None while play goes on. (A board that ends the game is never the start of
+    a turn, so the mover cannot lose here: its own 24 is the opponent's to leave.)"""
+    if 24 not in board.opponent.pinned:
         return None
-    if 24 in after.mine.pinned:
+    if 24 in board.mine.pinned:
         return "draw"
-    return "won" if not after.mine.points[24] else None
+    return "won" if not board.mine.points[24] else None
+
+
+def mother_in_reach(board: TavliBoard, dice: Sequence[int]) -> bool:
+    """Whether a play of ``dice`` could end the game by PL5 (a cheap test that spares the
+    common case the step-by-step search): the opponent's mother is pinned and the mover
+    still has checkers on its own 24, or it stands alone and a checker of the mover's can
+    reach the mover's point 1 over it."""
+    mine, theirs = board.mine, board.opponent
+    if 24 in theirs.pinned:
+        return bool(mine.points[24])
+    if theirs.points[24] != 1 or 1 in mine.pinned:
+        return False
+    return any(mine.points[2 : 2 + sum(dice)])
 
 
 def _pair(data: dict[str, Any], key: str, label: str) -> int:
@@ -362,4 +401,4 @@ ACEY_DEUCEY = TavliRules(
     per_checker=True,
 )
 GAMES = {rules.name: rules for rules in (PORTES, PLAKOTO, FEVGA, GULBARA, ACEY_DEUCEY)}
-_OPTIONS = ("run_rest", "double_earns_roll", "exact_bear_off")
+_OPTIONS = ("run_rest", "double_earns_roll", "exact_bear_off", "mother_at_once")

@@ -14,6 +14,7 @@ from backgammon.tavli.board import TavliBoard
 from backgammon.tavli.rules import ACEY_DEUCEY, FEVGA, GULBARA, PLAKOTO, PORTES
 from backgammon.variants import Variants
 from tests.backgammon.tavli_helpers import diagram
+from tests.backgammon.test_tavli_plays import PIN_WINS_WITH_A_DIE_LEFT
 
 TAVLI = [Variants.PORTES, Variants.PLAKOTO, Variants.FEVGA, Variants.GULBARA, Variants.ACEY_DEUCEY]
 
@@ -106,6 +107,37 @@ def test_pl5_both_mothers_pinned_is_a_draw():
     game = game.play("6/5 3/1*")
     assert game.over and game.result is Result.DRAW and game.winner is None
     assert game.points_for(0) == game.points_for(1) == 0
+
+
+def test_pl5_the_step_that_pins_the_mother_ends_the_game_with_a_die_left():
+    # Step by step: 6/1 pins O's mother with the 5 and nothing follows it, the 6 unplayed
+    # (issue 22's position); confirmed, the game is over, 2 points.
+    board = PLAKOTO.board_from_json(PIN_WINS_WITH_A_DIE_LEFT)
+    game = at(Game.start(options(Variants.PLAKOTO), [(5, 2)]), board).roll((6, 5))
+    pinned = game.move_step(6, 5)
+    with pytest.raises(IllegalPlay):
+        pinned.move_step(18, 6)
+    over = pinned.confirm()
+    assert over.over and over.result is Result.MOTHER and over.winner == 0
+    assert over.points_for(0) == 2
+    assert game.play("6/1*").result is Result.MOTHER  # the whole play, as the API sends it
+    assert not game.play("18/13/7*").over  # and the play of both dice stays legal
+
+
+def test_pl5_a_game_stored_before_the_judgement_at_once_replays_as_it_was_played():
+    # A stored game's options without ``mother_at_once`` are an old game's: judged at
+    # the end of the turn, the pin with a die left is not a play; its dict is unchanged.
+    board = PLAKOTO.board_from_json(PIN_WINS_WITH_A_DIE_LEFT)
+    new = Game.start(options(Variants.PLAKOTO), [(5, 2)])
+    stored = new.to_dict()
+    assert stored["options"]["variant_options"] == {"mother_at_once": True}
+    del stored["options"]["variant_options"]
+    old = Game.from_dict(stored)
+    assert old.options.variant.rules.mother_at_once is False
+    assert old.to_dict() == stored
+    with pytest.raises(IllegalPlay):
+        at(old, board).roll((6, 5)).play("6/1*")
+    assert not at(old, board).roll((6, 5)).play("18/13/7*").over
 
 
 RUN = """

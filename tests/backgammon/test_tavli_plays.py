@@ -13,7 +13,7 @@ import pytest
 
 from backgammon.errors import IllegalPlay, InvalidPosition
 from backgammon.moves import dice_for_roll, legal_plays
-from backgammon.notation import parse_play
+from backgammon.notation import format_play, parse_play
 from backgammon.tavli.board import Side, TavliBoard
 from backgammon.tavli.plays import check_play, stage_plays
 from backgammon.tavli.rules import (
@@ -161,13 +161,72 @@ def test_pl5_mother_pinned_loses_unless_the_pinner_still_has_its_own_mother_poin
     )
     after = check_play(PLAKOTO, before, (2,), [(3, 1)]).result
     assert after.opponent.pinned == (24,)
-    assert mother_outcome(before, after) == "won"
+    assert mother_outcome(after) == "won"
     # The pinner still has checkers on its own 24: play goes on...
     still = TavliBoard(Side((0, 1, 0, 0, 0, 0, 12, *(0,) * 17, 2)), after.opponent)
-    assert mother_outcome(before, still) is None
+    assert mother_outcome(still) is None
     # ...and if the pinned side then pins the pinner's mother, the game is drawn.
     both = TavliBoard(Side((0, 1, 0, 0, 0, 0, 13, *(0,) * 17, 1), pinned=(24,)), after.opponent)
-    assert mother_outcome(TavliBoard(both.mine, before.opponent), both) == "draw"
+    assert mother_outcome(both) == "draw"
+
+
+# The positions of issue 22, where an independent reference and the rule pages disagreed
+# with the old judgement at the end of the turn.
+PIN_WINS_WITH_A_DIE_LEFT = {
+    "mine": [0, 0, 6, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 4, 0, 0, 0, 0, 0, 0],
+    "opponent": [0, 1, 1, 1, 2, 0, 0, 0, 0, 0, 3, 1, 0, 1, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 1],
+    "pins": [["mine", 12], ["mine", 14], ["mine", 15]],
+}
+LEAVING_24_WINS = {
+    "mine": [0, 1, 1, 2, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 0, 0, 0, 2, 1, 1],
+    "opponent": [0, 0, 4, 1, 1, 0, 2, 0, 1, 1, 0, 0, 0, 2, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1],
+    "pins": [["mine", 12], ["mine", 17], ["mine", 23], ["opponent", 3], ["opponent", 24]],
+}
+
+
+def test_pl5_a_pin_of_the_mother_wins_at_once_with_a_die_left_beside_the_plays_of_both_dice():
+    # 6-5: 6/1 pins O's mother (X has nothing on its own 24) and the game is over, the 6
+    # unplayed; it is legal beside 18/13/7* (written 18/7*), the only play of both dice
+    # that does not end the game, and it makes nothing compulsory.
+    board = PLAKOTO.board_from_json(PIN_WINS_WITH_A_DIE_LEFT)
+    plays = {format_play(p.steps): p for p in stage_plays(PLAKOTO, board, (6, 5))}
+    assert set(plays) == {"6/1*", "18/7*"}
+    assert plays["6/1*"].dice_used == (5,)
+    assert mother_outcome(plays["6/1*"].result) == "won"
+    assert mother_outcome(plays["18/7*"].result) is None
+    # The rest of the roll after the winning step is refused, naming the step.
+    with pytest.raises(IllegalPlay) as caught:
+        check_play(PLAKOTO, board, (6, 5), [(6, 1), (18, 12)])
+    assert caught.value.reason == IllegalPlay.GAME_ENDED
+    assert "6/1" in str(caught.value)
+
+
+def test_pl5_the_pinners_last_checker_leaving_its_24_ends_the_game_at_once():
+    # O's mother is pinned, X still had a checker on its own 24 (play went on). 5-2:
+    # 24/22 takes X's last checker off its 24 and X wins there, the 5 unplayed; the other
+    # plays use both dice, and those that move 24/22 second win with it.
+    board = PLAKOTO.board_from_json(LEAVING_24_WINS)
+    plays = stage_plays(PLAKOTO, board, (5, 2))
+    alone = [p for p in plays if p.dice_used == (2,)]
+    assert [format_play(p.steps) for p in alone] == ["24/22"]
+    assert mother_outcome(alone[0].result) == "won"
+    for play in plays:
+        leaves = any(step.origin == 24 for step in play.steps)
+        assert (mother_outcome(play.result) == "won") == leaves
+        assert leaves or len(play.dice_used) == 2
+        assert not leaves or play.steps[-1].origin == 24  # nothing is played after it
+
+
+def test_pl5_stored_games_keep_the_judgement_at_the_end_of_the_turn():
+    # A game stored before PL5 was judged at once replays as it was played: the pin with
+    # a die left was then not a play of its own.
+    board = PLAKOTO.board_from_json(PIN_WINS_WITH_A_DIE_LEFT)
+    old = PLAKOTO.with_options({"mother_at_once": False})
+    assert old.options() == {"mother_at_once": False}
+    texts_then = {format_play(p.steps) for p in stage_plays(old, board, (6, 5))}
+    assert "6/1*" not in texts_then and "18/7*" in texts_then
+    with pytest.raises(ValueError, match="plakoto"):
+        PORTES.with_options({"mother_at_once": False})
 
 
 # --- fevga ------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 The reference is a plain search over single steps (``step_problem`` / ``apply_step``,
 the rules one step at a time, every order of the dice, no pruning): the generator must
-find exactly its boards, after TV3 (= M5) and FV5. Portes is checked against
+find exactly its boards, after TV3 (= M5), FV5 and PL5 (a step that ends the game ends
+the play; the other plays as if that step were not there). Portes is checked against
 backgammon's own generator, which the oracle tests check against GNU Backgammon.
 """
 
@@ -20,7 +21,14 @@ from backgammon.notation import format_play, parse_play
 from backgammon.position import Position
 from backgammon.tavli.board import TavliBoard
 from backgammon.tavli.plays import apply_step, check_play, stage_plays, step_problem
-from backgammon.tavli.rules import FEVGA, GAMES, PORTES, START_QUARTER, TavliRules
+from backgammon.tavli.rules import (
+    FEVGA,
+    GAMES,
+    PORTES,
+    START_QUARTER,
+    TavliRules,
+    mother_outcome,
+)
 from backgammon.tavli.turns import play_turn
 from backgammon.variants import Variants
 from tests.backgammon.test_tavli_selfplay import check_score, random_game
@@ -36,7 +44,7 @@ def random_board(rules: TavliRules, seed: int, turns: int) -> TavliBoard:
     for _ in range(turns):
         roll = (rng.randint(1, 6), rng.randint(1, 6))
         after, _ = play_turn(rules, board, roll, rng.choice, lambda: rng.randint(1, 6))
-        if not after.mine.left:
+        if not after.mine.left or (rules.mother and mother_outcome(after)):
             break
         board = after.mirror()
     return board
@@ -45,6 +53,7 @@ def random_board(rules: TavliRules, seed: int, turns: int) -> TavliBoard:
 def reference(rules: TavliRules, board: TavliBoard, dice: tuple[int, ...]) -> set[TavliBoard]:
     """The boards of the legal plays, by brute force over single steps."""
     ends: dict[TavliBoard, set[tuple[int, ...]]] = {}
+    endings: set[TavliBoard] = set()  # PL5: the game over after a step
     seen: set[tuple[TavliBoard, tuple[int, ...]]] = set()
 
     def walk(current: TavliBoard, left: tuple[int, ...], used: tuple[int, ...]) -> None:
@@ -57,14 +66,18 @@ def reference(rules: TavliRules, board: TavliBoard, dice: tuple[int, ...]) -> se
             rest.remove(die)
             for origin in range(1, 26):
                 if step_problem(rules, current, origin, die) is None:
+                    after = apply_step(rules, current, origin, die)[0]
+                    if rules.mother and mother_outcome(after):
+                        endings.add(after)
+                        continue
                     moved = True
-                    walk(apply_step(rules, current, origin, die)[0], tuple(rest), (*used, die))
+                    walk(after, tuple(rest), (*used, die))
         if not moved and used:
             ends.setdefault(current, set()).add(used)
 
     walk(board, dice, ())
     if not ends:
-        return set()
+        return endings
     most = max(len(u) for uses in ends.values() for u in uses)
     best = {b: uses for b, uses in ends.items() if any(len(u) == most for u in uses)}
     if most == 1 and len(set(dice)) == 2:
@@ -75,7 +88,7 @@ def reference(rules: TavliRules, board: TavliBoard, dice: tuple[int, ...]) -> se
     if wall:
         opened = {b for b in results if any(not b.mine.points[p] for p in wall)}
         results = opened or results
-    return results
+    return results | endings
 
 
 def as_position(board: TavliBoard) -> Position:
@@ -164,7 +177,7 @@ def stages_of_a_game(rules: TavliRules, seed: int, first_play: bool):
         choose = (lambda plays: plays[0]) if first_play else rng.choice
         after, stages = play_turn(rules, board, roll, choose, lambda: rng.randint(1, 6))
         yield from stages
-        if not after.mine.left:
+        if not after.mine.left or (rules.mother and mother_outcome(after)):
             return
         board = after.mirror()
 

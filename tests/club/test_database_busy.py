@@ -129,3 +129,18 @@ def test_a_burst_of_mixed_writes_answers_no_server_error(make_player, staff):
     assert statuses == expected
     assert Player.objects.filter(user__username__startswith="newcomer").count() == 8
     assert Transaction.objects.filter(kind="payment").count() == 12
+
+
+@pytest.mark.django_db
+def test_a_write_waits_the_same_busy_timeout_on_both_engines(settings):
+    """DATABASE_BUSY_TIMEOUT (20 s) is SQLite's busy timeout and PostgreSQL's lock_timeout:
+    without the latter a payment queued behind a long holder on PostgreSQL would wait for
+    ever instead of answering 503."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SHOW lock_timeout")
+            assert cursor.fetchone()[0] == f"{settings.DATABASE_BUSY_TIMEOUT}s"
+        else:
+            cursor.execute("PRAGMA busy_timeout")
+            assert cursor.fetchone()[0] == settings.DATABASE_BUSY_TIMEOUT * 1000
+    assert settings.DATABASE_BUSY_TIMEOUT == 20

@@ -189,3 +189,27 @@ def test_the_web_server_reads_request_lines_up_to_gunicorns_largest():
     answers it in JSON; a longer one gets gunicorn's own 400 (docs/api.md)."""
     web = service_commands("127.0.0.1:8000")["web"]
     assert web[web.index("--limit-request-line") + 1] == "8190"
+
+
+def test_the_demo_club_loads_quietly_on_the_embedded_defaults(tmp_path):
+    """What `make demo` prints is the demo's own lines: no library warning (kombu once
+    warned of a missing broker host on every connection)."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DJANGO_SETTINGS_MODULE", "DATABASE_URL", "CACHE_URL"}
+        and not key.startswith("CELERY_")
+    }
+    env.update(DJANGO_SETTINGS_MODULE="config.settings", DEBUG="1", VAR_DIR=str(tmp_path))
+    for command in (["migrate", "--noinput"], ["load_demo"]):
+        result = subprocess.run(
+            [sys.executable, "manage.py", *command],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+    assert "Demo club ready" in result.stdout
+    assert "warning" not in (result.stdout + result.stderr).lower(), result.stderr

@@ -29,7 +29,7 @@ def test_the_database_asked_for_is_the_one_in_use():
 
 
 def test_the_broker_asked_for_is_reachable():
-    asked = os.environ.get("CELERY_BROKER_URL", "filesystem://")
+    asked = os.environ.get("CELERY_BROKER_URL", "filesystem://localhost/")
     assert settings.CELERY_BROKER_URL == asked
     assert health.broker_problem() is None
 

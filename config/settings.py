@@ -157,12 +157,21 @@ DATABASES = {
     "default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0))
 }
 # Or DATABASE_POOL=N: on PostgreSQL, N connections at most per process, shared by its
-# threads (Django's pool, the psycopg-pool package); a request waits for a free one.
+# threads (Django's pool, the psycopg-pool package); a request waits for a free one up to
+# DATABASE_POOL_TIMEOUT seconds (then a 503 with Retry-After). A pool that cannot connect
+# (the database down) tries again after 1, 2, 4... s, doubling up to minutes: it gives
+# each attempt up after 5 s instead, and the next request starts a new one at once, so
+# the club serves again within seconds of the database's return (docs/operations.md).
 DATABASE_POOL = env_int("DATABASE_POOL", 0)
 if DATABASE_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
-        "pool": {"min_size": 1, "max_size": DATABASE_POOL, "timeout": 20}
+        "pool": {
+            "min_size": 1,
+            "max_size": DATABASE_POOL,
+            "timeout": env_int("DATABASE_POOL_TIMEOUT", 20),
+            "reconnect_timeout": 5,
+        }
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the Celery worker share the file: wait for locks, don't fail.

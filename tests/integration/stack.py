@@ -61,11 +61,13 @@ class RedisServer:
 
     def answers(self) -> bool:
         try:
-            return bool(Redis(port=self.port, socket_timeout=2).ping())
+            with Redis(port=self.port, socket_timeout=2) as client:
+                return bool(client.ping())
         except RedisError:
             return False
 
     def stop(self) -> None:
+        """Kill it (SIGKILL), as a crash or an out-of-memory kill would."""
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait(timeout=PATIENCE)

@@ -160,7 +160,11 @@ DATABASES = {
 # lock_timeout) before the request answers 503 with Retry-After, changing nothing.
 DATABASE_BUSY_TIMEOUT = env_int("DATABASE_BUSY_TIMEOUT", 20)
 # Or DATABASE_POOL=N: on PostgreSQL, N connections at most per process, shared by its
-# threads (Django's pool, the psycopg-pool package); a request waits for a free one.
+# threads (Django's pool, the psycopg-pool package); a request waits for a free one up to
+# DATABASE_POOL_TIMEOUT seconds (then a 503 with Retry-After). A pool that cannot connect
+# (the database down) tries again after 1, 2, 4... s, doubling up to minutes: it gives
+# each attempt up after 5 s instead, and the next request starts a new one at once, so
+# the club serves again within seconds of the database's return (docs/operations.md).
 DATABASE_POOL = env_int("DATABASE_POOL", 0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["OPTIONS"] = {"options": f"-c lock_timeout={DATABASE_BUSY_TIMEOUT}s"}
@@ -169,7 +173,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"]["OPTIONS"]["pool"] = {
             "min_size": 1,
             "max_size": DATABASE_POOL,
-            "timeout": 20,
+            "timeout": env_int("DATABASE_POOL_TIMEOUT", 20),
+            "reconnect_timeout": 5,
         }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the Celery worker share the file: wait for locks, don't fail.

@@ -53,8 +53,10 @@ def staff_api(api, staff):
 
 def pytest_collection_modifyitems(config, items):
     """Tests of PostgreSQL's own guards (its triggers) are left out of a run on SQLite,
-    which has no such triggers (the models refuse the same there, tested on both): they
-    are deselected and counted, not skipped; ``.ci/run``'s second run runs them."""
+    which has no such triggers (the models refuse the same there, tested on both), and so
+    are those of the production layout on PostgreSQL (its faults, several hosts:
+    tests/integration/test_faults.py, test_scale_out.py): they are deselected and
+    counted, not skipped; ``.ci/run``'s second run runs them."""
     if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         return
     postgresql_only = [item for item in items if item.get_closest_marker("postgresql")]

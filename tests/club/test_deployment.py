@@ -37,7 +37,7 @@ def _without_option(command: list[str], option: str) -> list[str]:
 
 def test_compose_has_every_production_service_with_health_checks():
     services = COMPOSE["services"]
-    assert set(services) == {"postgres", "redis"} | CLUB_SERVICES
+    assert set(services) == {"postgres", "redis", "proxy"} | CLUB_SERVICES
     for name in ("postgres", "redis", "web", "worker", "clock"):
         assert "healthcheck" in services[name], name
     assert {"postgres-data", "redis-data"} <= set(COMPOSE["volumes"])
@@ -135,7 +135,10 @@ def test_web_threads_do_not_each_keep_a_database_connection_unless_told_to():
 
 def test_database_pool_bounds_the_connections_of_a_process():
     options = _database_setting("OPTIONS", DATABASE_POOL="16", DATABASE_CONN_MAX_AGE="60")
-    assert options == "{'pool': {'min_size': 1, 'max_size': 16, 'timeout': 20}}"
+    pool = "'min_size': 1, 'max_size': 16, 'timeout': 20, 'reconnect_timeout': 5"
+    assert options == "{'pool': {" + pool + "}}"
+    options = _database_setting("OPTIONS", DATABASE_POOL="16", DATABASE_POOL_TIMEOUT="3")
+    assert "'timeout': 3," in options
     assert _database_setting("CONN_MAX_AGE", DATABASE_POOL="16", DATABASE_CONN_MAX_AGE="60") == "0"
 
 
@@ -213,3 +216,23 @@ def test_the_demo_club_loads_quietly_on_the_embedded_defaults(tmp_path):
         assert result.returncode == 0, result.stderr
     assert "Demo club ready" in result.stdout
     assert "warning" not in (result.stdout + result.stderr).lower(), result.stderr
+
+
+def test_compose_scales_web_and_workers_behind_one_proxy_and_one_beat():
+    """``docker compose up --scale web=3 --scale worker=3 --scale clock=2`` (docs/
+    operations.md, "Several hosts"): a replicated service has no fixed container name and
+    publishes no host port (replicas would collide on it); the proxy alone listens,
+    passing to every replica of ``web`` through Docker's DNS; beat is never replicated."""
+    services = COMPOSE["services"]
+    for name in ("web", "worker", "clock"):
+        assert "container_name" not in services[name], name
+        assert "ports" not in services[name], name
+        assert "replicas" not in services[name].get("deploy", {}), name
+    assert services["proxy"]["ports"] == ["8000:8000"]
+    assert "web" in services["proxy"]["depends_on"]
+    mount = next(v for v in services["proxy"]["volumes"] if v.startswith("./deploy/nginx.conf:"))
+    config = (ROOT / mount.split(":")[0]).read_text()
+    assert "server web:8000;" in config
+    assert "proxy_set_header X-Forwarded-Proto $http_x_forwarded_proto;" in config
+    assert "proxy_read_timeout 60s;" in config  # a stream's 15 s, a held request's 25 s
+    assert services["beat"].get("deploy", {}).get("replicas", 1) == 1

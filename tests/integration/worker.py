@@ -13,6 +13,16 @@ from django.db import connection
 from web.management.commands.runclub import service_commands
 
 
+def database_url_for_processes(*, host: str | None = None, port: int | None = None) -> str:
+    """``DATABASE_URL`` of the test's database, for a process the test starts; on
+    PostgreSQL reached at ``host``:``port`` if given (a proxy the test can cut)."""
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    login = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{login}@{host or db['HOST']}:{port or db['PORT'] or 5432}/{db['NAME']}"
+
+
 @contextmanager
 def worker_process(*, test_database: bool = False) -> Iterator[str]:
     """Start a worker; yield its queue's name. ``test_database``: the worker uses the
@@ -21,14 +31,7 @@ def worker_process(*, test_database: bool = False) -> Iterator[str]:
     command = service_commands("127.0.0.1:0")["worker"] + ["--queues", queue, "--pool", "solo"]
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings"}
     if test_database:
-        db = connection.settings_dict
-        if connection.vendor == "sqlite":
-            env["DATABASE_URL"] = f"sqlite:///{db['NAME']}"
-        else:
-            login = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-            env["DATABASE_URL"] = (
-                f"postgres://{login}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
-            )
+        env["DATABASE_URL"] = database_url_for_processes()
     worker = subprocess.Popen(
         command,
         cwd=settings.BASE_DIR,

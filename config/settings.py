@@ -345,7 +345,7 @@ SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 X_FRAME_OPTIONS = "DENY"
 # The Content-Security-Policy (docs/operations.md, "Headers"): scripts and styles are
-# static files of this origin, none inline (tests/test_content_security_policy.py greps
+# static files of this origin, none inline (tests/test_security_headers.py greps
 # the templates and the pages); the live channel is same-origin; the boards, charts and
 # brackets are SVG drawn inline with presentation attributes and classes. The API docs
 # page alone adds data: images (web/api_docs.py says why).

@@ -1,7 +1,10 @@
-"""The Content-Security-Policy (docs/operations.md, "Headers"): every answer carries it,
-it allows no inline script or style, and nothing inline is left for it to block: not in
-a template, not in the HTML the Python code writes (the boards', charts' and
-brackets' SVG, the admin's links), not in any page as served."""
+"""The security headers (docs/operations.md, "Headers").
+
+The Content-Security-Policy: every answer carries it, it allows no inline script or
+style, and nothing inline is left for it to block: not in a template, not in the HTML
+the Python code writes (the boards', charts' and brackets' SVG, the admin's links), not
+in any page as served. HSTS and secure cookies: on behind a TLS proxy, off on the
+embedded default's plain HTTP."""
 
 import re
 from html.parser import HTMLParser
@@ -10,11 +13,13 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.contrib import admin
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from club.models import MatchResult, Player
 from tests.browser.test_layout import club  # noqa: F401 (the layout tests' small club)
+from tests.club.test_deployment import _manage_in_production
+from tests.factories import PASSWORD
 from tournaments import services as tournaments
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -209,3 +214,105 @@ def test_every_page_and_api_answer_carries_the_policy_and_nothing_inline(values,
     assert wrong == {}
     assert pages > 30
     assert inline == {}
+
+
+# HSTS and secure cookies (docs/operations.md, "Behind a TLS proxy").
+TLS_SETTINGS = (
+    "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS",
+    "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE",
+    "SECURE_PROXY_SSL_HEADER",
+    "CSRF_TRUSTED_ORIGINS",
+)
+
+
+def tls_settings(**environment: str) -> list[str]:
+    """The TLS settings as ``config.settings`` reads them from ``environment`` (and no
+    DEBUG unless it says so), one line each."""
+    code = "from django.conf import settings; "
+    code += "".join(f"print(repr(settings.{name})); " for name in TLS_SETTINGS)
+    result = _manage_in_production("shell", "-c", code, **environment)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()[-len(TLS_SETTINGS) :]
+
+
+def test_the_embedded_default_serves_plain_http():
+    """make run (DEBUG on) on http://127.0.0.1:8000: no redirect, no HSTS, cookies sent
+    over plain HTTP, or nobody could log in."""
+    assert tls_settings(DEBUG="1") == [
+        "False",
+        "0",
+        "False",
+        "False",
+        "('HTTP_X_FORWARDED_PROTO', 'https')",
+        "[]",
+    ]
+
+
+def test_production_expects_a_tls_proxy_and_each_setting_can_be_said_otherwise():
+    production = {"SECRET_KEY": "p" * 60}
+    assert tls_settings(**production)[:4] == ["True", "31536000", "True", "True"]
+    plain_http = tls_settings(
+        **production,
+        SECURE_SSL_REDIRECT="0",
+        SECURE_HSTS_SECONDS="0",
+        SESSION_COOKIE_SECURE="off",
+        CSRF_COOKIE_SECURE="no",
+        CSRF_TRUSTED_ORIGINS="https://club.example.org,https://www.club.example.org",
+    )
+    assert plain_http[:4] == ["False", "0", "False", "False"]
+    assert plain_http[5] == "['https://club.example.org', 'https://www.club.example.org']"
+
+
+TLS_ON = {
+    "SECURE_SSL_REDIRECT": True,
+    "SECURE_HSTS_SECONDS": 31536000,
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS": True,
+    "SECURE_HSTS_PRELOAD": True,
+    "SESSION_COOKIE_SECURE": True,
+    "CSRF_COOKIE_SECURE": True,
+}
+BEHIND_THE_PROXY = {"HTTP_X_FORWARDED_PROTO": "https"}
+
+
+@override_settings(**TLS_ON)
+def test_plain_http_is_sent_to_https_but_the_health_check_is_not(client, db):
+    response = client.get("/players/")
+    assert response.status_code == 301
+    assert response["Location"] == "https://testserver/players/"
+    assert "Strict-Transport-Security" not in response
+    # The proxy's or compose's health check asks the web server itself, over HTTP.
+    assert client.get("/healthz").status_code in (200, 503)
+
+
+@override_settings(**TLS_ON)
+def test_behind_the_proxy_https_is_remembered_and_cookies_stay_on_it(client, make_player):
+    make_player("alice")
+    page = client.get("/login/", **BEHIND_THE_PROXY)
+    assert page.status_code == 200
+    assert page["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains; preload"
+    assert page.cookies["csrftoken"]["secure"] is True
+    logged_in = client.post(
+        "/login/", {"username": "alice", "password": PASSWORD}, **BEHIND_THE_PROXY
+    )
+    assert logged_in.status_code == 302
+    assert logged_in.cookies["sessionid"]["secure"] is True
+    assert logged_in.cookies["sessionid"]["httponly"] is True
+
+
+@override_settings(
+    SECURE_SSL_REDIRECT=False,
+    SECURE_HSTS_SECONDS=0,
+    SESSION_COOKIE_SECURE=False,
+    CSRF_COOKIE_SECURE=False,
+)
+def test_on_plain_http_the_cookies_are_not_secure_and_nothing_is_remembered(client, make_player):
+    """What the embedded default (DEBUG on) and a club's own LAN without TLS use."""
+    make_player("alice")
+    page = client.get("/login/")
+    assert "Strict-Transport-Security" not in page
+    assert page.cookies["csrftoken"]["secure"] == ""
+    logged_in = client.post("/login/", {"username": "alice", "password": PASSWORD})
+    assert logged_in.status_code == 302
+    assert logged_in.cookies["sessionid"]["secure"] == ""

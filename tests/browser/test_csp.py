@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tests.browser.helpers import DEVICES, csp_violations
+from tests.browser.helpers import DEVICES, csp_violations, page_waits_until
 from tests.browser.test_layout import OTHER_PAGES, PAGES, _open, club  # noqa: F401
 from tests.browser.test_tournaments import knockout
 from tournaments.models import Round
@@ -68,6 +68,23 @@ def test_no_page_reports_a_violation(browser, live_server, club, tournament):  #
             blocked[name] = violations[before:]
     context.close()
     assert blocked == {}
+    assert violations == []  # none came in late, after its page was left
+
+
+def test_a_violation_is_seen(browser, live_server, db):
+    """The watch the page tests rely on: markup with a style attribute, put in a page by
+    its script, is blocked and reported."""
+    context = browser.new_context(base_url=live_server.url, **DEVICES["laptop"])
+    violations = csp_violations(context)
+    page = context.new_page()
+    page.goto("/")
+    page.locator("main").evaluate(
+        """(main) => { main.innerHTML += '<p id="red" style="color: red">red</p>'; }"""
+    )
+    assert page_waits_until(page, lambda: any("style-src" in v for v in violations))
+    color = page.locator("#red").evaluate("(p) => getComputedStyle(p).color")
+    assert color != "rgb(255, 0, 0)"
+    context.close()
 
 
 def test_the_api_docs_try_an_operation(page, club):  # noqa: F811

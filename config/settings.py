@@ -86,6 +86,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "django_filters",
     "web",
     "club",
@@ -98,6 +99,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "web.logging.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Every answer (pages, the API, static files) carries the Content-Security-Policy.
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -355,6 +358,24 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 X_FRAME_OPTIONS = "DENY"
+# The Content-Security-Policy (docs/operations.md, "Headers"): scripts and styles are
+# static files of this origin, none inline (tests/test_security_headers.py greps
+# the templates and the pages); the live channel is same-origin; the boards, charts and
+# brackets are SVG drawn inline with presentation attributes and classes. The API docs
+# page alone adds data: images (web/api_docs.py says why).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 # Under /api/ a CSRF failure answers the API's JSON error, elsewhere Django's page.
 CSRF_FAILURE_VIEW = "web.api_errors.csrf_failure"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.browser.helpers import DEVICES
+from tests.browser.helpers import DEVICES, csp_violations
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = Path(settings.VAR_DIR) / "screenshots"
@@ -64,10 +64,14 @@ def device(request) -> str:
 
 @pytest.fixture
 def page(browser, live_server, device):
+    """A page on ``device``; its test fails if the Content-Security-Policy blocked
+    anything on it (an inline script or style left somewhere)."""
     context = browser.new_context(base_url=live_server.url, **DEVICES[device])
+    violations = csp_violations(context)
     page = context.new_page()
     yield page
     context.close()
+    assert violations == [], violations
 
 
 @pytest.fixture

@@ -57,3 +57,31 @@ def stream_events(page) -> list[int]:
     )
     session.send("Network.enable")
     return ids
+
+
+# Each Content-Security-Policy violation on a page of the context, handed to Python (a
+# binding: a policy does not stop it).
+REPORT_VIOLATIONS = """document.addEventListener("securitypolicyviolation", (event) => {
+  window.reportCspViolation(
+    `${event.violatedDirective} blocked ${event.blockedURI || "inline"} at `
+    + `${event.sourceFile}:${event.lineNumber} on ${document.location.pathname}`);
+});"""
+
+
+def csp_violations(context) -> list[str]:
+    """The Content-Security-Policy violations the pages of ``context`` report from now on:
+    both the ``securitypolicyviolation`` events and Chromium's console lines about them."""
+    reported: list[str] = []
+
+    def report(violation: str) -> None:
+        reported.append(violation)
+
+    context.expose_function("reportCspViolation", report)
+    context.add_init_script(REPORT_VIOLATIONS)
+
+    def console(message):
+        if "Content Security Policy" in message.text:
+            reported.append(f"console: {message.text}")
+
+    context.on("console", console)
+    return reported

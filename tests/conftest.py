@@ -2,7 +2,7 @@
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from rest_framework.test import APIClient
 
 from tests.factories import PlayerFactory, UserFactory, token_for
@@ -13,8 +13,10 @@ from web import live
 def cache_emptied():
     """Each test starts with an empty cache: the live channel's handed-over states are
     keyed by table id and version, which a rolled-back test database gives out again; so
-    are the versions the live watcher read a moment ago."""
+    are the versions the live watcher read a moment ago. Nor does a test inherit the API
+    writes another one counted (web/throttling.py): a fresh state, not switched off."""
     cache.clear()
+    caches["throttle"].clear()
     live._WATCHER.forget()
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import dj_database_url
 import django_stubs_ext
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -361,6 +362,20 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 60.0},
     },
 }
+# Backups (web/backup.py, docs/operations.md "Backups"): `manage.py club_backup` and
+# `club_restore`, and beat's nightly backup at BACKUP_HOUR (the club's time zone; set
+# BACKUP_NIGHTLY=0 where another tool takes them), into BACKUP_DIR. Kept: the newest
+# BACKUP_KEEP, and also every one younger than BACKUP_KEEP_DAYS days (0: none by age).
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
+BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
+BACKUP_KEEP_DAYS = env_int("BACKUP_KEEP_DAYS", 0)
+if env_bool("BACKUP_NIGHTLY", True):
+    CELERY_BEAT_SCHEDULE["backup-nightly"] = {
+        "task": "web.backup_nightly",
+        "schedule": crontab(hour=env_int("BACKUP_HOUR", 4), minute=0),
+        # A night's backup nobody ran by the next morning gives way to the next night's.
+        "options": {"expires": 12 * 3600},
+    }
 # The queue the timeout tasks of matches and chouettes go to, which the clock worker
 # alone takes (``manage.py runclub``), so a timeout never waits behind another task.
 MATCHES_TIMEOUT_QUEUE: str | None = "timeouts"

@@ -56,10 +56,11 @@ def staff_api(api, staff):
 def pytest_collection_modifyitems(config, items):
     """Tests of PostgreSQL's own guards (its triggers) are left out of a run on SQLite,
     which has no such triggers (the models refuse the same there, tested on both): they
-    are deselected and counted, not skipped; ``.ci/run``'s second run runs them."""
-    if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        return
-    postgresql_only = [item for item in items if item.get_closest_marker("postgresql")]
-    if postgresql_only:
-        config.hook.pytest_deselected(items=postgresql_only)
-        items[:] = [item for item in items if not item.get_closest_marker("postgresql")]
+    are deselected and counted, not skipped; ``.ci/run``'s second run runs them. So are
+    tests of SQLite's own behaviour (``sqlite``: its backup API's steps) on PostgreSQL."""
+    on_postgresql = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    other_engine = "sqlite" if on_postgresql else "postgresql"
+    elsewhere = [item for item in items if item.get_closest_marker(other_engine)]
+    if elsewhere:
+        config.hook.pytest_deselected(items=elsewhere)
+        items[:] = [item for item in items if not item.get_closest_marker(other_engine)]

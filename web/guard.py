@@ -86,7 +86,9 @@ def lockout_response(
             request,
             "registration/login.html",
             {
-                "form": AuthenticationForm(request, data=request.POST),
+                "form": AuthenticationForm(
+                    request, initial={"username": request.POST.get("username", "")}
+                ),
                 "locked_minutes": ceil(seconds / 60),
                 "next": request.POST.get("next", ""),
             },

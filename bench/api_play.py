@@ -108,6 +108,10 @@ def service_env(
         "CELERY_BROKER_URL": f"{REDIS}/{broker}",
         "CELERY_RESULT_BACKEND": f"{REDIS}/{results}",
         "CACHE_URL": f"{REDIS}/{CACHE_DB}",
+        # The throughput part's bots act as fast as the server answers (about 26 writes a
+        # second each here): far past any player's pace, so the per-user write throttle
+        # (300 a minute, config/settings.py) is raised for them, not switched off.
+        "API_WRITE_RATE": "200/s",
         "VAR_DIR": str(var_dir),
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     }

@@ -54,7 +54,8 @@ class TokenOutput(serializers.Serializer[dict[str, str]]):
 
 
 class TokenCreateView(APIView):
-    """Exchange a username and password for an API token (a wrong pair is a 400)."""
+    """Exchange a username and password for an API token (a wrong pair is a 400; too
+    many wrong ones for the account from one address lock it there: a 429)."""
 
     authentication_classes = []
     permission_classes = [permissions.AllowAny]
@@ -73,7 +74,9 @@ class TokenCreateView(APIView):
     def post(self, request: Request) -> Response:
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
-        user = authenticate(request, **data.validated_data)
+        # Django's own request: axes marks it when this account and address are locked,
+        # and its middleware answers 429 (web/guard.py) whatever this view says.
+        user = authenticate(request._request, **data.validated_data)
         if user is None:
             raise Invalid(_("Wrong username or password."))
         token, _created = Token.objects.get_or_create(user=user)

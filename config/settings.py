@@ -6,10 +6,12 @@ Left unset, the service runs on a SQLite file and a filesystem Celery broker und
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 import django_stubs_ext
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -88,6 +90,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "csp",
     "django_filters",
+    "axes",
     "web",
     "club",
     "matches",
@@ -109,6 +112,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A login refused for too many wrong passwords answers web.guard.lockout_response.
+    "axes.middleware.AxesMiddleware",
     # Last: the first asked about what a view raised (a busy database is a 503).
     "web.api_errors.ApiErrorMiddleware",
 ]
@@ -191,6 +196,29 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Guessing passwords (web/guard.py, docs/operations.md "Guessing and throttling"): after
+# LOGIN_FAILURE_LIMIT wrong passwords for one account from one address, that account is
+# locked from that address for LOGIN_LOCK_MINUTES (the right password refused too), on
+# the login page and the token endpoint alike; the count is in the database, shared by
+# every process. Another account from the same address (a club room behind one router)
+# and the same account from another address are not locked. Staff lift a lock in the
+# admin (Axes: access attempts, delete) or with ``manage.py axes_reset_username``.
+AUTHENTICATION_BACKENDS = [
+    "web.guard.GuessingGuardBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 8)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCK_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# Wrong passwords sent while locked neither count nor extend the lock; a right one
+# after a few wrong (a typo) starts the count again.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "web.guard.lockout_response"
+# The proxies in front of the web server that add the client's address to
+# X-Forwarded-For (a TLS proxy: 1); 0, the connection's address is the client's.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
+AXES_CLIENT_IP_CALLABLE = "web.guard.client_address"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -238,6 +266,13 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "web.api_schema.ClubAutoSchema",
     "EXCEPTION_HANDLER": "web.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Writes per user (per address if anonymous): web/throttling.py. A player at a brisk
+    # game sends a few dozen a minute, bench/api_play.py's club peak (an action every 1
+    # to 3 s) at most 60; only its throughput bots, acting as fast as the server answers
+    # (about 1,600 a minute here), pass 300, and it raises the rate for them.
+    "DEFAULT_THROTTLE_CLASSES": ["web.throttling.WriteRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"writes": os.environ.get("API_WRITE_RATE", "300/min")},
+    "NUM_PROXIES": TRUSTED_PROXIES or None,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Backgammon club API",
@@ -273,6 +308,9 @@ SPECTACULAR_SETTINGS = {
 # A per-process memory cache could not say so. Django's file cache keeps to 300 entries
 # (then drops a third of them at random: a miss, read again from the database), checked
 # at most once a second (web/cache.py).
+# "throttle": each user's recent API writes (web/throttling.py), shared by every process the
+# same way: in Redis under its own prefix, or files of their own under VAR_DIR/throttle,
+# kept to more entries than the club has members writing within a minute.
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
@@ -280,7 +318,18 @@ CACHES = {
     else {
         "BACKEND": "web.cache.FileCache",
         "LOCATION": str(VAR_DIR / "cache"),
+    },
+    "throttle": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": CACHE_URL,
+        "KEY_PREFIX": "throttle",
     }
+    if CACHE_URL
+    else {
+        "BACKEND": "web.cache.FileCache",
+        "LOCATION": str(VAR_DIR / "throttle"),
+        "OPTIONS": {"MAX_ENTRIES": 5000},
+    },
 }
 # Seconds an API token's user and player stay in the cache after a request read them
 # (club/auth.py); every change of the token, the user or the player drops them at once.
@@ -330,6 +379,20 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 60.0},
     },
 }
+# Backups (web/backup.py, docs/operations.md "Backups"): `manage.py club_backup` and
+# `club_restore`, and beat's nightly backup at BACKUP_HOUR (the club's time zone; set
+# BACKUP_NIGHTLY=0 where another tool takes them), into BACKUP_DIR. Kept: the newest
+# BACKUP_KEEP, and also every one younger than BACKUP_KEEP_DAYS days (0: none by age).
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
+BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
+BACKUP_KEEP_DAYS = env_int("BACKUP_KEEP_DAYS", 0)
+if env_bool("BACKUP_NIGHTLY", True):
+    CELERY_BEAT_SCHEDULE["backup-nightly"] = {
+        "task": "web.backup_nightly",
+        "schedule": crontab(hour=env_int("BACKUP_HOUR", 4), minute=0),
+        # A night's backup nobody ran by the next morning gives way to the next night's.
+        "options": {"expires": 12 * 3600},
+    }
 # The queue the timeout tasks of matches and chouettes go to, which the clock worker
 # alone takes (``manage.py runclub``), so a timeout never waits behind another task.
 MATCHES_TIMEOUT_QUEUE: str | None = "timeouts"

@@ -28,4 +28,10 @@ if not CACHE_URL:  # noqa: F405
     # Each test run its own memory cache, which tests/conftest.py empties before every
     # test: the embedded default's files under VAR_DIR would be shared by two runs side by
     # side, each emptying the other's. tests/club/test_auth_cache.py runs the file cache.
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "throttle": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "throttle",
+        },
+    }

@@ -32,6 +32,11 @@ ERROR_DESCRIPTIONS = {
     404: _("Not found."),
     409: _("In conflict with the current state; nothing was changed."),
     413: _("The request body is too large; nothing was changed."),
+    429: _(
+        "Too many requests: too many writes by this user in a minute, or (logging in) too "
+        "many wrong passwords for this account from this address; nothing was changed. "
+        "Send it again after the seconds of the Retry-After header."
+    ),
     503: _(
         "The database is busy or unreachable; nothing was changed. Send it again after "
         "the seconds of the Retry-After header."
@@ -78,6 +83,8 @@ class ClubAutoSchema(AutoSchema):
         if "requestBody" in operation:
             statuses.add(413)
         statuses.add(503)  # every operation reads or writes the database
+        if self.method not in permissions.SAFE_METHODS:
+            statuses.add(429)  # web.guard: writes are throttled, logins locked
         if authenticators:
             statuses.add(401)
         if any(

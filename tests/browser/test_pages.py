@@ -1,6 +1,7 @@
 """The pages in a real browser: logging in, moving around, changing language."""
 
 import pytest
+from django.conf import settings
 
 from tests.browser.helpers import log_in, site_menu
 from tests.factories import PASSWORD, leg
@@ -29,6 +30,20 @@ def test_wrong_password_is_said_in_the_players_words(page, make_player):
     page.get_by_label("Password").fill("not-it")
     page.get_by_role("button", name="Log in").click()
     assert page.get_by_text("Wrong username or password").is_visible()
+
+
+def test_too_many_wrong_passwords_lock_the_login_with_a_clear_message(page, make_player):
+    """docs/operations.md, "Guessing and throttling": the page says why and for how long,
+    and the right password is refused until then."""
+    make_player("alice")
+    page.goto("/login/")
+    for password in ["not-it"] * settings.AXES_FAILURE_LIMIT + [PASSWORD]:
+        page.get_by_label("Username").fill("alice")
+        page.get_by_label("Password").fill(password)
+        page.get_by_role("button", name="Log in").click()
+    assert page.get_by_text("Too many wrong passwords for this account").is_visible()
+    assert page.get_by_text("locked for 15 more minutes").is_visible()
+    assert site_menu(page).get_by_role("link", name="Log in").is_visible()
 
 
 def test_every_navigation_link_opens_a_page(page, db):

@@ -232,11 +232,11 @@ def test_every_error_answer_is_documented_with_the_error_body(schema):
 @pytest.mark.parametrize(
     ("method", "path", "errors"),
     [
-        ("post", "/api/auth/token/", ["400", "413", "503"]),
+        ("post", "/api/auth/token/", ["400", "413", "429", "503"]),
         ("get", "/api/leaderboard/", ["400", "401", "404", "503"]),  # 400, 404: the page
-        ("post", "/api/results/", ["400", "401", "403", "404", "413", "503"]),
+        ("post", "/api/results/", ["400", "401", "403", "404", "413", "429", "503"]),
         ("get", "/api/results/{id}/", ["401", "404", "503"]),
-        ("post", "/api/players/", ["400", "401", "403", "409", "413", "503"]),
+        ("post", "/api/players/", ["400", "401", "403", "409", "413", "429", "503"]),
         ("get", "/api/players/{username}/", ["401", "404", "503"]),
         ("get", "/api/players/{username}/ledger/", ["400", "401", "403", "404", "503"]),
     ],

@@ -1,0 +1,28 @@
+"""The API's write throttle (docs/operations.md, "Guessing and throttling")."""
+
+from typing import TYPE_CHECKING, Any
+
+from django.core.cache import caches
+from rest_framework import permissions
+from rest_framework.throttling import UserRateThrottle
+
+if TYPE_CHECKING:  # DRF imports this module while loading its views
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
+
+
+class WriteRateThrottle(UserRateThrottle):
+    """The API's writes (every method but GET, HEAD, OPTIONS), per user (per address
+    when anonymous): ``DEFAULT_THROTTLE_RATES["writes"]``, far above what a player
+    clicking or a bot playing by the rules sends. Reads are free: the live channel polls."""
+
+    scope = "writes"
+
+    @property
+    def cache(self) -> Any:  # type: ignore[override]  # DRF's is a class attribute
+        return caches["throttle"]
+
+    def allow_request(self, request: "Request", view: "APIView") -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return super().allow_request(request, view)

@@ -583,11 +583,23 @@ def _live_query(
     return values
 
 
+class MemberOrPublicTopic(permissions.BasePermission):
+    """Members follow any topic they may watch; a visitor who is not logged in only a
+    public one (a public page's: ``live.topic_register(public=True)``), else a 401 as
+    for any other endpoint."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.user.is_authenticated:
+            return True
+        return live.topic_public(str(request.query_params.get("topic", "")))
+
+
 class LiveView(APIView):
     """Wait until a topic (a match's table...) moves past the version the client has
     (long polling: docs/live.md), and answer with the new state where the topic has one.
     A client that was away gets the current version and state at once."""
 
+    permission_classes = [MemberOrPublicTopic]
     raises = (NotFound, Forbidden)
 
     @extend_schema(parameters=[LiveQuery], responses={200: LiveOutput})
@@ -653,6 +665,7 @@ class LiveStreamView(APIView):
     15 s of silence; the stream ends after 5 minutes, and the client opens the next one
     (an EventSource does so by itself, sending the last id back)."""
 
+    permission_classes = [MemberOrPublicTopic]
     raises = (NotFound, Forbidden)
 
     @extend_schema(

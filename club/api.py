@@ -28,6 +28,7 @@ from rest_framework.views import APIView
 from club import money, selectors, services
 from club.api_money import MoneyField, MoneyInputField
 from club.auth import member
+from club.memos import MemoKind
 from club.models import MatchResult, Player, RatingKind
 from club.parties import CLUB, Party, party_name
 from club.settle_up import Transfer
@@ -171,7 +172,28 @@ AT_PARAMETER = OpenApiParameter(
 class LedgerEntryOutput(serializers.Serializer[selectors.StatementEntry]):
     at = serializers.DateTimeField()
     amount = MoneyField()
-    memo = serializers.CharField()
+    memo = serializers.CharField(
+        help_text=gettext_lazy(
+            "The memo as recorded: in English when the server wrote it, else as written."
+        )
+    )
+    memo_kind = serializers.ChoiceField(
+        choices=MemoKind.choices,
+        help_text=gettext_lazy(
+            'What the memo says, in any language ("entry_fee"...); "text": written by hand.'
+        ),
+    )
+    memo_params = serializers.DictField(
+        help_text=gettext_lazy(
+            'The memo\'s parameters ({"name": "Friday knockout"}); empty for "text".'
+        )
+    )
+    memo_translated = serializers.CharField(
+        help_text=gettext_lazy(
+            "The memo in the reader's language (Accept-Language, or the language chosen "
+            "on the site)."
+        )
+    )
     transaction = serializers.IntegerField()
     kind = serializers.CharField()
     running_balance = MoneyField(source="balance")

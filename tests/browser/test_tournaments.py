@@ -224,3 +224,29 @@ def test_a_player_enters_from_the_public_page_and_the_big_screen_sees_it(
     expect(big.locator("main")).to_contain_text("0 entries so far.", timeout=10_000)
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.OPEN
     screen.close()
+
+
+def test_a_visitor_who_is_not_logged_in_sees_the_bracket_follow_the_results(
+    page, staff, field, device
+):
+    """Issue 22: a club's screen shows the bracket without anyone logged in; the page
+    follows the public topic, names pairings "Round 1, match 2", never their keys."""
+    tournament = knockout(staff, field[:4])
+    page.goto(f"/tournaments/{tournament.pk}/")
+    expect(page.locator("h1")).to_have_text("Club cup")
+    expect(page.locator("header")).to_contain_text("Log in")  # nobody is logged in
+    rows = page.locator("section.round tbody tr td:first-child")
+    expect(rows).to_have_text(["Round 1, match 1", "Round 1, match 2"])
+    final = fixture_box(page, "main-2-1").text_content()
+    assert "Winner: Round 1, match 1" in final and "main-1-1" not in final
+    page.evaluate(MARK)
+
+    played = pairing(tournament, "main-1-2")
+    services.pairing_result_record(pairing=played, winner=played.second, recorded_by=staff.user)
+    winner = played.second.player.display_name
+    expect(fixture_box(page, "main-1-2").locator("text.won")).to_have_text(
+        f"{winner} ✓", timeout=10_000
+    )
+    expect(fixture_box(page, "main-2-1")).to_contain_text(winner)
+    assert page.evaluate(SAME_PAGE)  # swapped in, not reloaded
+    assert_fits(page)

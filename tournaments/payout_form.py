@@ -21,16 +21,17 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django_stubs_ext import StrOrPromise
 
 from tournaments import formats
 
 BLANK_ROWS = 3  # rows to fill in under the table's own
-EVENT_NAMES = {
+EVENT_NAMES: dict[str, StrOrPromise] = {
     formats.Event.MAIN: gettext_lazy("main event"),
     formats.Event.CONSOLATION: gettext_lazy("consolation"),
     formats.Event.LAST_CHANCE: gettext_lazy("last chance"),
 }
-UNIT_NAMES = {
+UNIT_NAMES: dict[str, StrOrPromise] = {
     formats.PayoutUnit.PERCENT: gettext_lazy("percent of the pool (adding up to 100)"),
     formats.PayoutUnit.FRACTION: gettext_lazy("fraction of the pool (adding up to 1)"),
     formats.PayoutUnit.AMOUNT: gettext_lazy("amount (adding up to the pool)"),
@@ -91,8 +92,8 @@ class PayoutTableWidget(forms.Widget):
         total = shares_sum(rows)
         context["payout"] = {
             "unit": unit,
-            "units": [(choice.value, label) for choice, label in UNIT_NAMES.items()],
-            "events": [(choice.value, label) for choice, label in EVENT_NAMES.items()],
+            "units": list(UNIT_NAMES.items()),
+            "events": list(EVENT_NAMES.items()),
             "rows": list(enumerate(shown)),
             "count": len(shown),
             "sum": "" if total is None else _plain(total),
@@ -154,7 +155,9 @@ class PayoutTableField(forms.Field):
                 raise forms.ValidationError(_("Place %(place)s is paid twice.") % {"place": label})
             places.setdefault(row.event, {})[label] = _plain(share)
         expected = EXPECTED_SUM.get(formats.PayoutUnit(unit))
-        total = sum(Decimal(share) for event in places.values() for share in event.values())
+        total = sum(
+            (Decimal(share) for event in places.values() for share in event.values()), Decimal(0)
+        )
         if expected is not None and total != expected:
             raise forms.ValidationError(
                 _("The shares add up to %(total)s, not %(expected)s.")
@@ -194,6 +197,6 @@ class PayoutTableField(forms.Field):
 
     def has_changed(self, initial: Any, data: Any) -> bool:
         try:
-            return self.to_python(data) != self.to_python(rows_of(initial))
+            return bool(self.to_python(data) != self.to_python(rows_of(initial)))
         except forms.ValidationError:
             return True

@@ -1,9 +1,11 @@
 // The payout table of a tournament's admin page (tournaments/payout_form.py): keeps the
 // sum of the shares under the rows as the director types, marks it when it is not what
-// the unit adds up to (100 percent, 1), and adds a blank row on "Add a place".
+// the unit adds up to (100 percent, 1), and adds a blank row on "Add a place". The
+// admin loads it in the page's head: it starts once the page is read.
 (function () {
   "use strict";
-  document.querySelectorAll(".payout-table").forEach((table) => {
+
+  function start(table) {
     const unit = table.querySelector(".payout-unit");
     const count = table.querySelector(".payout-count");
     const body = table.querySelector("tbody");
@@ -26,8 +28,10 @@
       const places = Math.max(0, ...shares.map(decimals));
       const total = shares.reduce((all, text) => all + Math.round(Number(text) * 10 ** places), 0);
       sum.textContent = (total / 10 ** places).toFixed(places);
-      const expected = table.dataset["expected" + unit.value[0].toUpperCase() + unit.value.slice(1)];
-      sum.classList.toggle("payout-off", Boolean(expected) && Number(expected) !== total / 10 ** places);
+      const name = "expected" + unit.value[0].toUpperCase() + unit.value.slice(1);
+      const expected = table.dataset[name]; // none for amounts: they add up to the pool
+      const off = Boolean(expected) && Number(expected) !== total / 10 ** places;
+      sum.classList.toggle("payout-off", off);
     }
 
     add.hidden = false;
@@ -46,5 +50,9 @@
     table.addEventListener("input", update);
     table.addEventListener("change", update);
     update();
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    document.querySelectorAll(".payout-table").forEach(start);
   });
 })();

@@ -1,8 +1,10 @@
 """A tournament's public page in real browsers, on a phone and on a laptop: the drawn
 bracket with its players and results, a Swiss's standings, the online matches watchable
 from it, the page following the live channel as results come in (swapped in, not
-reloaded), and a player entering and withdrawing from it."""
+reloaded) for a visitor who is not logged in too, a player entering and withdrawing
+from it, and the director's payout rows with their sum."""
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -250,3 +252,30 @@ def test_a_visitor_who_is_not_logged_in_sees_the_bracket_follow_the_results(
     expect(fixture_box(page, "main-2-1")).to_contain_text(winner)
     assert page.evaluate(SAME_PAGE)  # swapped in, not reloaded
     assert_fits(page)
+
+
+def test_the_director_fills_in_the_payout_rows_and_sees_their_sum(page, staff, device):
+    """Issue 22: the payout table is rows with their sum kept up to date as the director
+    types (static/tournaments/payout_table.js), red while it is not 100."""
+    log_in(page, "director")
+    page.goto("/admin/tournaments/tournament/add/")
+    total = page.locator(".payout-table .payout-sum")
+    expect(total).to_have_text("100")  # the default table: 70 and 30
+    page.locator('input[name="payout_table-1-share"]').fill("20")
+    expect(total).to_have_text("90")
+    expect(total).to_have_class(re.compile("payout-off"))
+    page.get_by_role("button", name="Add a place").click()
+    expect(page.locator(".payout-table tr.payout-row")).to_have_count(6)
+    page.locator('input[name="payout_table-5-place"]').fill("3")
+    page.locator('input[name="payout_table-5-share"]').fill("10")
+    expect(total).to_have_text("100")
+    expect(total).not_to_have_class(re.compile("payout-off"))
+    page.locator("#id_name").fill("Browser cup")
+    page.locator("#id_format").select_option("single_elimination")
+    page.locator('input[name="_save"]').click()
+    expect(page.locator(".messagelist")).to_contain_text("Browser cup")
+    saved = Tournament.objects.get(name="Browser cup")
+    assert saved.payout_table == {
+        "unit": "percent",
+        "places": {"main": {"1": "70", "2": "20", "3": "10"}},
+    }

@@ -509,11 +509,10 @@ class PairingInline(admin.TabularInline[Pairing, Round]):
     model = Pairing
     form = PairingForm
     fields = [
-        "position", "bracket", "key", "first", "second", "winner", "source", "match_shown",
-        "result",
+        "label_shown", "first", "second", "winner", "source", "match_shown", "result",
     ]  # fmt: skip
     readonly_fields = [
-        "position", "bracket", "key", "first", "second", "source", "match_shown", "result",
+        "label_shown", "first", "second", "source", "match_shown", "result",
     ]  # fmt: skip
     extra = 0
     can_delete = False
@@ -528,6 +527,11 @@ class PairingInline(admin.TabularInline[Pairing, Round]):
 
     def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
+
+    @admin.display(description=gettext_lazy("pairing"))
+    def label_shown(self, obj: Pairing) -> str:
+        """ "Round 1, match 3", never the formats' key (``main-1-3``)."""
+        return obj.label
 
     @admin.display(description=gettext_lazy("online match"))
     def match_shown(self, obj: Pairing) -> str:

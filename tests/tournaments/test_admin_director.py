@@ -158,4 +158,11 @@ def test_ratings_are_rounded_and_every_round_is_a_link(director, make_player):
     assert link in page  # the rounds inline: the round's name is its link
     listing = director.get("/admin/tournaments/tournament/").content.decode()
     assert link in listing  # and from the list of tournaments
-    assert director.get(f"/admin/tournaments/round/{first.pk}/change/").status_code == 200
+    # The round's page and the pairings' list name each pairing, never by its key.
+    for url in (
+        f"/admin/tournaments/round/{first.pk}/change/",
+        f"/admin/tournaments/pairing/?round__tournament__id__exact={tournament.pk}",
+    ):
+        shown = re.sub(r"<[^>]*>", " ", director.get(url).content.decode())
+        assert "Round 1, match 1" in shown and "Round 1, match 2" in shown, url
+        assert not re.search(r"\bmain-\d+-\d+\b", shown), url

@@ -46,6 +46,7 @@ from backgammon.errors import (
 from chouette import selectors
 from chouette.models import Chouette, ChouetteGame, GamePoints, Membership
 from club import money
+from club.memos import Memo, MemoKind
 from club.models import Player, SourceKind, Transaction
 from club.services import LegSpec, account_open_for_player, ledger_post, money_check
 from matches.models import Phase as TablePhase
@@ -380,8 +381,7 @@ def chouette_leave(
     posted = _post(
         locked,
         amounts,
-        memo=_("Chouette #%(id)s: %(player)s leaves")
-        % {"id": locked.pk, "player": player.display_name},
+        memo=Memo.of(MemoKind.CHOUETTE_LEAVES, id=locked.pk, player=player.display_name),
         by=by,
     )
     chouette_version_advance(locked=locked, seats=[ids[name] for name in seating.players])
@@ -403,9 +403,7 @@ def chouette_close(*, chouette: Chouette, by: User, version: int | None = None) 
     zero = Decimal("0.00")
     amounts = {names[pk]: owed.get(names[pk], zero) for pk in locked.seats}
     amounts.update(owed)
-    posted = _post(
-        locked, amounts, memo=_("Chouette #%(id)s: settlement") % {"id": locked.pk}, by=by
-    )
+    posted = _post(locked, amounts, memo=Memo.of(MemoKind.CHOUETTE_SETTLEMENT, id=locked.pk), by=by)
     chouette_version_advance(
         locked=locked, status=Chouette.Status.CLOSED, closed_at=timezone.now(), settlement=posted
     )
@@ -471,7 +469,7 @@ def chouette_version_advance(*, locked: Chouette, **fields: Any) -> None:
 
 
 def _post(
-    locked: Chouette, amounts: Mapping[str, Decimal], *, memo: str, by: User
+    locked: Chouette, amounts: Mapping[str, Decimal], *, memo: Memo, by: User
 ) -> Transaction | None:
     """The non-zero amounts as one balanced ledger transaction (None when nothing moves)."""
     moving = {name: amount for name, amount in amounts.items() if amount}

@@ -83,7 +83,8 @@ class SavedByService(admin.ModelAdmin[Any]):
 
 
 class AmountMovedColumn(admin.ModelAdmin[Transaction]):
-    """A list of transactions with what each one moved (the sum of its positive legs)."""
+    """A list of transactions with what each one moved (the sum of its positive legs),
+    and their memos in the reader's language."""
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Transaction]:
         return selectors.transactions_with_amount_moved(transactions=super().get_queryset(request))
@@ -91,6 +92,10 @@ class AmountMovedColumn(admin.ModelAdmin[Transaction]):
     @admin.display(description=_("amount moved"))
     def total_moved(self, obj: Transaction) -> Any:
         return getattr(obj, "moved", None)
+
+    @admin.display(description=_("memo"), ordering="memo")
+    def memo_shown(self, obj: Transaction) -> str:
+        return obj.memo_translated
 
 
 class PlayerCreationForm(forms.ModelForm[Player]):
@@ -272,7 +277,7 @@ class LegInline(ReadOnly, admin.TabularInline[Leg, Transaction]):
 
 @admin.register(Transaction)
 class TransactionAdmin(ReadOnly, AmountMovedColumn):
-    list_display = ["id", "at", "kind", "memo", "total_moved", "recorded_by", "reverses"]
+    list_display = ["id", "at", "kind", "memo_shown", "total_moved", "recorded_by", "reverses"]
     list_filter = ["kind"]
     search_fields = ["memo"]
     date_hierarchy = "at"
@@ -281,7 +286,9 @@ class TransactionAdmin(ReadOnly, AmountMovedColumn):
         "at",
         "recorded_at",
         "kind",
-        "memo",
+        "memo_shown",
+        "memo_kind",
+        "memo_params",
         "recorded_by",
         "source_type",
         "source_id",
@@ -379,7 +386,7 @@ class PaymentAdmin(AppendOnly, SavedByService, AmountMovedColumn):
     """Record a payment (through ``payment_record``) and list the payments made."""
 
     form = PaymentForm
-    list_display = ["id", "at", "memo", "total_moved", "recorded_by"]
+    list_display = ["id", "at", "memo_shown", "total_moved", "recorded_by"]
     date_hierarchy = "at"
     search_fields = ["memo"]
     inlines = [LegInline]

@@ -28,6 +28,7 @@ from rest_framework.views import APIView
 from club import money, selectors, services
 from club.api_money import MoneyField, MoneyInputField
 from club.auth import member
+from club.memos import MemoKind
 from club.models import MatchResult, Player, RatingKind
 from club.parties import CLUB, Party, party_name
 from club.settle_up import Transfer
@@ -174,7 +175,28 @@ AT_PARAMETER = OpenApiParameter(
 class LedgerEntryOutput(serializers.Serializer[selectors.StatementEntry]):
     at = serializers.DateTimeField()
     amount = MoneyField()
-    memo = serializers.CharField()
+    memo = serializers.CharField(
+        help_text=gettext_lazy(
+            "The memo as recorded: in English when the server wrote it, else as written."
+        )
+    )
+    memo_kind = serializers.ChoiceField(
+        choices=MemoKind.choices,
+        help_text=gettext_lazy(
+            'What the memo says, in any language ("entry_fee"...); "text": written by hand.'
+        ),
+    )
+    memo_params = serializers.DictField(
+        help_text=gettext_lazy(
+            'The memo\'s parameters ({"name": "Friday knockout"}); empty for "text".'
+        )
+    )
+    memo_translated = serializers.CharField(
+        help_text=gettext_lazy(
+            "The memo in the reader's language (Accept-Language, or the language chosen "
+            "on the site)."
+        )
+    )
     transaction = serializers.IntegerField()
     kind = serializers.CharField()
     running_balance = MoneyField(source="balance")
@@ -586,11 +608,23 @@ def _live_query(
     return values
 
 
+class MemberOrPublicTopic(permissions.BasePermission):
+    """Members follow any topic they may watch; a visitor who is not logged in only a
+    public one (a public page's: ``live.topic_register(public=True)``), else a 401 as
+    for any other endpoint."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.user.is_authenticated:
+            return True
+        return live.topic_public(str(request.query_params.get("topic", "")))
+
+
 class LiveView(APIView):
     """Wait until a topic (a match's table...) moves past the version the client has
     (long polling: docs/live.md), and answer with the new state where the topic has one.
     A client that was away gets the current version and state at once."""
 
+    permission_classes = [MemberOrPublicTopic]
     raises = (NotFound, Forbidden)
 
     @extend_schema(parameters=[LiveQuery], responses={200: LiveOutput})
@@ -656,6 +690,7 @@ class LiveStreamView(APIView):
     15 s of silence; the stream ends after 5 minutes, and the client opens the next one
     (an EventSource does so by itself, sending the last id back)."""
 
+    permission_classes = [MemberOrPublicTopic]
     raises = (NotFound, Forbidden)
 
     @extend_schema(

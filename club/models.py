@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from club import money
+from club.memos import MemoKind, memo_render
 from club.ratings import START_EXPERIENCE, START_RATING
 
 if TYPE_CHECKING:
@@ -272,6 +273,21 @@ class Transaction(LedgerModel, Recorded):
 
     at = models.DateTimeField(_("when"), db_index=True)
     memo = models.CharField(_("memo"), max_length=200)
+    # What the memo says, read in the reader's language (club.memos); ``memo`` keeps its
+    # text in English, or as written by hand (kind ``text``: a row written by raw SQL too).
+    memo_kind = models.CharField(
+        _("memo kind"),
+        max_length=30,
+        choices=MemoKind.choices,
+        default=MemoKind.TEXT,
+        db_default=MemoKind.TEXT,
+    )
+    memo_params = models.JSONField(
+        _("memo parameters"),
+        default=dict,
+        db_default=models.Value({}, models.JSONField()),
+        blank=True,
+    )
     kind = models.CharField(_("kind"), max_length=20, choices=SourceKind.choices)
     reverses = models.OneToOneField(
         "self",
@@ -289,7 +305,12 @@ class Transaction(LedgerModel, Recorded):
         indexes = [models.Index(fields=["source_type", "source_id"])]
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.memo}"
+        return f"#{self.pk} {self.memo_translated}"
+
+    @property
+    def memo_translated(self) -> str:
+        """The memo in the active language (club.memos)."""
+        return memo_render(kind=self.memo_kind, params=self.memo_params, memo=self.memo)
 
 
 class Leg(LedgerModel):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from django.contrib.auth.models import User
 from django.db.models import Count, F, Q, QuerySet, Sum, Window
@@ -17,6 +17,7 @@ from django_stubs_ext import WithAnnotations
 
 from club import settle_up
 from club.auth import Viewer
+from club.memos import memo_render
 from club.models import Account, Leg, MatchResult, Player, RatingChange, RatingKind, Transaction
 from club.parties import CLUB, Party
 from web.errors import NotFound
@@ -92,9 +93,16 @@ class StatementEntry:
     at: datetime
     transaction: int
     kind: str
-    memo: str
+    memo: str  # as stored: in English, or as written by hand
+    memo_kind: str
+    memo_params: dict[str, Any]
     amount: Decimal
     balance: Decimal  # the running balance after this entry
+
+    @property
+    def memo_translated(self) -> str:
+        """The memo in the reader's (the active) language (club.memos)."""
+        return memo_render(kind=self.memo_kind, params=self.memo_params, memo=self.memo)
 
 
 def player_statement(*, player: Player, on: date | None = None) -> list[StatementEntry]:
@@ -115,6 +123,8 @@ def player_statement(*, player: Player, on: date | None = None) -> list[Statemen
                 transaction=leg.transaction_id,
                 kind=leg.transaction.kind,
                 memo=leg.transaction.memo,
+                memo_kind=leg.transaction.memo_kind,
+                memo_params=leg.transaction.memo_params,
                 amount=leg.amount,
                 balance=running,
             )

@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club import money, ratings
+from club.memos import Memo, MemoKind
 from club.models import (
     Account,
     Leg,
@@ -32,7 +33,7 @@ from club.models import (
     SourceKind,
     Transaction,
 )
-from club.parties import CLUB, Party, party_label
+from club.parties import CLUB, Party
 from web.errors import Conflict, Forbidden, Invalid
 from web.names import USERNAME_RE
 
@@ -159,7 +160,7 @@ def _source_link(source: models.Model | None) -> tuple[ContentType | None, int |
 def ledger_post(
     *,
     legs: Sequence[LegSpec],
-    memo: str,
+    memo: str | Memo,
     kind: str = SourceKind.OTHER,
     source: models.Model | None = None,
     recorded_by: User | None = None,
@@ -173,9 +174,16 @@ def ledger_post(
     links the object it comes from (a chouette session, a money session, a
     tournament...), ``recorded_by`` the user who recorded it (None for the server itself),
     ``at`` when the money changed hands (default: now). ``reverses`` is set only by
-    ``ledger_reverse``. Raises ``Invalid`` (nothing posted) for anything else.
+    ``ledger_reverse``. ``memo``: a ``Memo`` the server writes (its kind and parameters,
+    read in each reader's language; its English text kept, cut to the column), or a text
+    written by hand, kept as written. Raises ``Invalid`` (nothing posted) for anything
+    else.
     """
-    memo = _memo_check(memo)
+    written = memo if isinstance(memo, Memo) else Memo(MemoKind.TEXT.value)
+    if isinstance(memo, Memo):
+        text = _memo_check(memo.source_text()[:MEMO_LENGTH])
+    else:
+        text = _memo_check(memo)
     if kind not in SourceKind.values:
         raise Invalid(_("%(kind)s is not a kind of transaction.") % {"kind": kind})
     if len(legs) < 2:
@@ -202,7 +210,9 @@ def ledger_post(
     posted = Transaction(
         at=at or timezone.now(),
         recorded_by=recorded_by,
-        memo=memo,
+        memo=text,
+        memo_kind=written.kind,
+        memo_params=dict(written.params),
         kind=kind,
         source_type=source_type,
         source_id=source_id,
@@ -242,16 +252,24 @@ def ledger_reverse(
     pointing at the original (``reverses`` and ``source``). Each transaction can be
     reversed once (``Conflict`` the second time)."""
     original = Transaction.objects.select_for_update().get(pk=transaction.pk)
+    reversal: str | Memo = memo
     if not memo.strip():
-        memo = _("Reversal of #%(id)s: %(memo)s") % {"id": original.pk, "memo": original.memo}
-        memo = memo[:MEMO_LENGTH]
+        reversal = Memo.of(
+            MemoKind.REVERSAL,
+            id=original.pk,
+            memo={
+                "kind": original.memo_kind,
+                "params": original.memo_params,
+                "memo": original.memo,
+            },
+        )
     legs = [
         LegSpec(account=leg.account, amount=-leg.amount)
         for leg in original.legs.select_related("account")
     ]
     return ledger_post(
         legs=legs,
-        memo=memo,
+        memo=reversal,
         kind=SourceKind.CORRECTION,
         source=original,
         recorded_by=recorded_by,
@@ -297,17 +315,19 @@ def payment_record(
     if not recorded_by.is_staff:
         raise Forbidden(_("Only the club's staff record payments."))
     amount = payment_check(payer=payer, payee=payee, amount=amount)
+    written: str | Memo = memo
     if not memo.strip():
-        memo = _("Payment from %(payer)s to %(payee)s") % {
-            "payer": party_label(payer, in_sentence=True),
-            "payee": party_label(payee, in_sentence=True),
-        }
+        written = Memo.of(
+            MemoKind.PAYMENT,
+            payer=payer.display_name if isinstance(payer, Player) else None,
+            payee=payee.display_name if isinstance(payee, Player) else None,
+        )
     return ledger_post(
         legs=[
             LegSpec(account=party_account_open(party=payer), amount=amount),
             LegSpec(account=party_account_open(party=payee), amount=-amount),
         ],
-        memo=memo,
+        memo=written,
         kind=SourceKind.PAYMENT,
         recorded_by=recorded_by,
         at=at,

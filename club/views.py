@@ -160,7 +160,8 @@ def statement(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "club/statement.html", _statement_context(request, shown))
 
 
-# Fixed, untranslated column names: the file is read by spreadsheets and scripts.
+# Fixed, untranslated column names: the file is read by spreadsheets and scripts; the
+# memos in the reader's language, as the page shows them (club.memos).
 CSV_HEADER = ["date", "memo", "amount", "balance"]
 
 
@@ -183,7 +184,7 @@ def statement_csv(request: HttpRequest, username: str) -> HttpResponseBase:
         writer.writerow(
             [
                 timezone.localtime(entry.at).date().isoformat(),
-                entry.memo,
+                entry.memo_translated,
                 f"{entry.amount:.2f}",
                 f"{entry.balance:.2f}",
             ]

@@ -43,6 +43,7 @@ from backgammon.match import TAVLI_ORDERS as TAVLI_ORDERS_BY_NAME
 from backgammon.match import MatchState
 from backgammon.variants import Variants
 from club import services as club_services
+from club.memos import Memo, MemoKind
 from club.models import MatchResult, Player, SourceKind
 from club.services import LegSpec
 from matches import clocks, selectors, signals, table_engine
@@ -743,15 +744,15 @@ def _finish(work: MatchTurn, *, ended_by: str, loser: int | None = None) -> None
                     account=club_services.account_open_for_player(player=second), amount=-amount
                 ),
             ],
-            memo=_("Money session %(id)s: %(first)s %(a)s, %(second)s %(b)s at %(stake)s a point")
-            % {
-                "id": match.pk,
-                "first": first.username,
-                "second": second.username,
-                "a": score[0],
-                "b": score[1],
-                "stake": match.stake,
-            },
+            memo=Memo.of(
+                MemoKind.MONEY_SESSION,
+                id=match.pk,
+                first=first.username,
+                second=second.username,
+                a=score[0],
+                b=score[1],
+                stake=match.stake,
+            ),
             kind=SourceKind.MONEY_SESSION,
             source=match,
             at=work.now,

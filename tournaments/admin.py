@@ -21,12 +21,12 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction as db_transaction
-from django.db.models import Count, Model, Q, QuerySet
+from django.db.models import Count, Model, Prefetch, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -38,12 +38,24 @@ from tournaments import (
     selectors,
     services,
 )
-from tournaments.models import Entry, Pairing, Round, Tournament
+from tournaments.models import Entry, Pairing, Round, Tournament, default_payout_table
+from tournaments.payout_form import (
+    EVENT_NAMES,
+    UNIT_NAMES,
+    PayoutTableField,
+    rows_of,
+    shares_sum,
+)
 from web.errors import ServiceError
 
 
 def _editable(obj: Tournament | None) -> bool:
     return obj is None or obj.status in services.EDITABLE
+
+
+def _rating(obj: Entry) -> str:
+    """The rating at the draw as the site shows ratings (one decimal)."""
+    return "-" if obj.rating is None else f"{obj.rating:.1f}"
 
 
 # Tournaments --------------------------------------------------------------------------
@@ -55,7 +67,18 @@ def _saved_by_services(formset: Any) -> None:
 
 
 class TournamentForm(forms.ModelForm[Tournament]):
-    """A tournament's options, checked as ``tournament_create`` checks them."""
+    """A tournament's options, checked as ``tournament_create`` checks them; the payout
+    table as rows of places and shares (``payout_form``)."""
+
+    payout_table = PayoutTableField(
+        label=gettext_lazy("payout table"),
+        initial=default_payout_table,
+        help_text=gettext_lazy(
+            "The prize pool by place: one row per place or range of places (3-4: the "
+            "share is for the whole range), for the main event, the consolation or the "
+            "last chance. Percentages add up to 100, fractions to 1, amounts to the pool."
+        ),
+    )
 
     class Meta:
         model = Tournament
@@ -91,8 +114,8 @@ class EntryForm(forms.ModelForm[Entry]):
 class EntryInline(admin.TabularInline[Entry, Tournament]):
     model = Entry
     form = EntryForm
-    fields = ["player", "seed", "rating", "paid_shown"]
-    readonly_fields = ["rating", "paid_shown"]
+    fields = ["player", "seed", "rating_shown", "paid_shown"]
+    readonly_fields = ["rating_shown", "paid_shown"]
     autocomplete_fields = ["player"]
     extra = 0
 
@@ -100,8 +123,14 @@ class EntryInline(admin.TabularInline[Entry, Tournament]):
     def paid_shown(self, obj: Entry) -> bool:
         return obj.pk is not None and obj.paid
 
+    @admin.display(description=gettext_lazy("rating at the draw"))
+    def rating_shown(self, obj: Entry) -> str:
+        return _rating(obj)
+
     def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return isinstance(obj, Tournament) and _editable(obj)
+        """On the tournament's page until the draw, and on the new tournament's page:
+        entries are added in the same save as the tournament."""
+        return obj is None or (isinstance(obj, Tournament) and _editable(obj))
 
     def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return isinstance(obj, Tournament) and _editable(obj)
@@ -111,14 +140,18 @@ class EntryInline(admin.TabularInline[Entry, Tournament]):
 
 
 class RoundInline(admin.TabularInline[Round, Tournament]):
-    """The rounds started, each linked to its page where the results are entered."""
+    """The rounds started, each named by a link to its page where the results are
+    entered (the whole name is the link: one click away)."""
 
     model = Round
-    fields = ("number", "length", "results")
-    readonly_fields = ("number", "length", "results")
+    fields = ("round_link", "length", "results")
+    readonly_fields = ("round_link", "length", "results")
     extra = 0
-    show_change_link = True
     can_delete = False
+
+    @admin.display(description=gettext_lazy("round"))
+    def round_link(self, obj: Round) -> str:
+        return _round_link(obj)
 
     @admin.display(description=gettext_lazy("results"))
     def results(self, obj: Round) -> str:
@@ -133,6 +166,14 @@ class RoundInline(admin.TabularInline[Round, Tournament]):
 
     def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
+
+
+def _round_link(played: Round) -> str:
+    return format_html(
+        '<a href="{}">{}</a>',
+        reverse("admin:tournaments_round_change", args=[played.pk]),
+        _("Round %(number)s") % {"number": played.number},
+    )
 
 
 # The director's steps: (service call, the message when it is done).
@@ -162,7 +203,7 @@ STEPS: dict[str, tuple[Step, Any]] = {
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin[Tournament]):
     form = TournamentForm
-    list_display = ["name", "format", "status", "entry_count", "created_at"]
+    list_display = ["name", "format", "status", "entry_count", "round_links", "created_at"]
     list_filter = ["status", "format"]
     search_fields = ["name"]
     inlines = [EntryInline, RoundInline]
@@ -221,11 +262,55 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     ]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
-        return super().get_queryset(request).annotate(entry_total=Count("entries"))
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(entry_total=Count("entries"))
+            .prefetch_related(Prefetch("rounds", Round.objects.order_by("number")))
+        )
 
     @admin.display(description=gettext_lazy("entries"), ordering="entry_total")
     def entry_count(self, obj: Tournament) -> int:
         return getattr(obj, "entry_total", 0)
+
+    @admin.display(description=gettext_lazy("rounds"))
+    def round_links(self, obj: Tournament) -> str:
+        """Every round, a click away from the list."""
+        return format_html_join(" ", "{}", ((_round_link(played),) for played in obj.rounds.all()))
+
+    @admin.display(description=gettext_lazy("payout table"))
+    def payout_table_shown(self, obj: Tournament) -> str:
+        """The table as the rows the director filled in, with their sum."""
+        unit, rows = rows_of(obj.payout_table)
+        total = shares_sum(rows)
+        return format_html(
+            '<table class="payout-shown"><thead><tr><th>{}</th><th>{}</th><th>{}</th></tr>'
+            '</thead><tbody>{}</tbody><tfoot><tr><th colspan="2">{}</th><td>{}</td></tr>'
+            "</tfoot></table>",
+            _("Event"),
+            _("Place"),
+            UNIT_NAMES.get(unit, unit),
+            format_html_join(
+                "",
+                "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+                ((EVENT_NAMES.get(row.event, row.event), row.place, row.share) for row in rows),
+            ),
+            _("Sum of the shares"),
+            "" if total is None else total,
+        )
+
+    def get_fieldsets(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
+        """The payout table as rows to fill in while it can change, else as a table."""
+        fieldsets = super().get_fieldsets(request, obj)
+        if "payout_table" not in self.get_readonly_fields(request, obj):
+            return fieldsets
+        return [
+            (title, {**options, "fields": [
+                "payout_table_shown" if name == "payout_table" else name
+                for name in options["fields"]
+            ]})
+            for title, options in fieldsets
+        ]  # fmt: skip
 
     @admin.display(description=gettext_lazy("prize pool now"))
     def pool_shown(self, obj: Tournament) -> Any:
@@ -251,7 +336,14 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
         )
 
     def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> list[str]:
-        shown = ["status", "pool_shown", "draw_commitment", "draw_seed_shown", "draw"]
+        shown = [
+            "status",
+            "pool_shown",
+            "draw_commitment",
+            "draw_seed_shown",
+            "draw",
+            "payout_table_shown",
+        ]
         if obj is not None and obj.status == Tournament.Status.RUNNING:
             fixed = [name for name in services.OPTION_FIELDS if name not in services.ROUND_FIELDS]
             return [*fixed, *shown]
@@ -278,9 +370,9 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
         """Entries go through the services: the fee is posted, a withdrawal refunded."""
         _saved_by_services(formset)
-        if formset.model is not Entry:
-            return
         tournament = form.instance
+        if formset.model is not Entry or tournament.pk is None:  # not created: nothing to enter
+            return
         by = member(request.user)
         try:
             for entry_form in formset.deleted_forms:
@@ -417,11 +509,10 @@ class PairingInline(admin.TabularInline[Pairing, Round]):
     model = Pairing
     form = PairingForm
     fields = [
-        "position", "bracket", "key", "first", "second", "winner", "source", "match_shown",
-        "result",
+        "label_shown", "first", "second", "winner", "source", "match_shown", "result",
     ]  # fmt: skip
     readonly_fields = [
-        "position", "bracket", "key", "first", "second", "source", "match_shown", "result",
+        "label_shown", "first", "second", "source", "match_shown", "result",
     ]  # fmt: skip
     extra = 0
     can_delete = False
@@ -436,6 +527,11 @@ class PairingInline(admin.TabularInline[Pairing, Round]):
 
     def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
+
+    @admin.display(description=gettext_lazy("pairing"))
+    def label_shown(self, obj: Pairing) -> str:
+        """ "Round 1, match 3", never the formats' key (``main-1-3``)."""
+        return obj.label
 
     @admin.display(description=gettext_lazy("online match"))
     def match_shown(self, obj: Pairing) -> str:
@@ -593,7 +689,9 @@ class EntryAdmin(admin.ModelAdmin[Entry]):
     """Every entry, by tournament; the action buys a knocked-out player into the last
     chance (entries are added and withdrawn on the tournament's page)."""
 
-    list_display = ["player", "tournament", "seed", "paid_shown", "bought_back_shown"]
+    list_display = [
+        "player", "tournament", "seed", "rating_shown", "paid_shown", "bought_back_shown",
+    ]  # fmt: skip
     list_filter = ["tournament"]
     search_fields = ["player__user__username", "tournament__name"]
     list_select_related = ["player__user", "tournament"]
@@ -601,7 +699,7 @@ class EntryAdmin(admin.ModelAdmin[Entry]):
         "tournament",
         "player",
         "seed",
-        "rating",
+        "rating_shown",
         "fee_transaction",
         "buy_back_transaction",
     )
@@ -614,6 +712,10 @@ class EntryAdmin(admin.ModelAdmin[Entry]):
     @admin.display(description=gettext_lazy("bought back"), boolean=True)
     def bought_back_shown(self, obj: Entry) -> bool:
         return obj.bought_back
+
+    @admin.display(description=gettext_lazy("rating at the draw"), ordering="rating")
+    def rating_shown(self, obj: Entry) -> str:
+        return _rating(obj)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -21,6 +21,7 @@ class TournamentsConfig(AppConfig):
         from web import live
 
         # A tournament's page watches "tournament:<id>": its version moves with every
-        # entry, draw, result and payout (docs/live.md).
-        live.topic_register(name="tournament", versions=selectors.tournament_versions)
+        # entry, draw, result and payout (docs/live.md). Public, as the page is: a
+        # visitor who is not logged in follows it too; it carries a version, no state.
+        live.topic_register(name="tournament", versions=selectors.tournament_versions, public=True)
         finished.connect(match_finished, dispatch_uid="tournaments.match_finished")

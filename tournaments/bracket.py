@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from tournaments.formats import Bracket, Fixture, FixtureSide, SlotKind
 
-BOX_WIDTH = 168
+BOX_WIDTH = 184
 SIDE_HEIGHT = 22
 BOX_HEIGHT = 2 * SIDE_HEIGHT
 ROW_GAP = 14
@@ -70,14 +70,16 @@ class BracketDrawing:
     lines: tuple[LineDrawing, ...]
 
 
-# How a side not known yet is labelled: the caller passes translated templates.
+# How a side not known yet is labelled in a box of a bracket: the caller passes, for
+# each bracket, translated templates.
 SourceLabels = Mapping[SlotKind, Callable[[FixtureSide], str]]
+SourceLabelsIn = Callable[[Bracket], SourceLabels]
 
 
 def draw_brackets(
     fixtures: Sequence[Fixture],
     names: Mapping[str, str],
-    sources: SourceLabels,
+    sources: SourceLabelsIn,
     links: Mapping[str, str] | None = None,
 ) -> list[BracketDrawing]:
     """One drawing per bracket the fixtures have, in the formats' bracket order;
@@ -86,7 +88,7 @@ def draw_brackets(
     for bracket in Bracket:
         mine = [fixture for fixture in fixtures if fixture.bracket is bracket]
         if mine:
-            drawings.append(_draw(bracket, mine, names, sources, links or {}))
+            drawings.append(_draw(bracket, mine, names, sources(bracket), links or {}))
     return drawings
 
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from club import money
 from club.models import MatchResult, Player, Transaction
 from matches.models import Match
-from tournaments.formats import Format
+from tournaments.formats import Bracket, Format
 
 LENGTHS_PATTERN = r"^\s*[1-9][0-9]?(\s*,\s*[1-9][0-9]?)*\s*$"
 CLOCKS_PATTERN = r"^\s*([a-z]+(\s*,\s*[a-z]+)*)?\s*$"
@@ -37,6 +37,30 @@ def by_round(values: list[str], number: int) -> str:
 def default_payout_table() -> dict[str, Any]:
     """70% to the winner, 30% to the runner-up."""
     return {"unit": "percent", "places": {"main": {"1": "70", "2": "30"}}}
+
+
+BRACKET_TITLES = {
+    Bracket.MAIN: _("Main bracket"),
+    Bracket.LOSERS: _("Losers' bracket"),
+    Bracket.GRAND_FINAL: _("Grand final"),
+    Bracket.CONSOLATION: _("Consolation"),
+    Bracket.LAST_CHANCE: _("Last chance"),
+}
+
+
+def pairing_label(key: str, *, within: Bracket | None = None) -> str:
+    """How people read a pairing's key (``main-1-3``: the formats' id, never shown):
+    "Round 1, match 3", its bracket named first unless it is the main one or
+    ``within``, the bracket the reader is looking at."""
+    name, bracket_round, position = key.rsplit("-", 2)
+    bracket = Bracket(name)
+    numbers = {"round": bracket_round, "match": position}
+    if bracket in (Bracket.MAIN, within):
+        return _("Round %(round)s, match %(match)s") % numbers
+    return _("%(bracket)s, round %(round)s, match %(match)s") % {
+        "bracket": BRACKET_TITLES[bracket],
+        **numbers,
+    }
 
 
 class FormatChoice(models.TextChoices):
@@ -470,6 +494,11 @@ class Pairing(models.Model):
     @property
     def bye(self) -> bool:
         return self.second_id is None
+
+    @property
+    def label(self) -> str:
+        """ "Round 1, match 3" (its key, ``main-1-3``, is the formats' id)."""
+        return pairing_label(self.key)
 
     @property
     def entries(self) -> list[Entry]:

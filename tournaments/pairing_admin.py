@@ -55,12 +55,13 @@ class DecidedFilter(admin.SimpleListFilter):
 
 @admin.register(Pairing)
 class PairingAdmin(admin.ModelAdmin[Pairing]):
-    list_display = ["__str__", "tournament_shown", "round_shown", "key", "played", "winner"]
+    list_display = ["__str__", "tournament_shown", "round_shown", "label_shown", "played", "winner"]
     list_filter = [DecidedFilter, "round__tournament", "round__number"]
     list_select_related = ["round__tournament", "first__player", "second__player", "match"]
     search_fields = ["first__player__username", "second__player__username", "key"]
     actions = ["play_on_board", "play_online"]
-    fields = ["round", "key", "bracket", "position", "first", "second", "winner", "source"]
+    fields = ["round", "label_shown", "first", "second", "winner", "source"]
+    readonly_fields = ["label_shown"]
     ordering = ["-round__tournament_id", "round__number", "bracket", "position"]
 
     @admin.display(description=gettext_lazy("tournament"), ordering="round__tournament__name")
@@ -70,6 +71,11 @@ class PairingAdmin(admin.ModelAdmin[Pairing]):
     @admin.display(description=gettext_lazy("round"), ordering="round__number")
     def round_shown(self, obj: Pairing) -> int:
         return obj.round.number
+
+    @admin.display(description=gettext_lazy("pairing"), ordering="key")
+    def label_shown(self, obj: Pairing) -> str:
+        """ "Round 1, match 3", never the formats' key (``main-1-3``)."""
+        return obj.label
 
     @admin.display(description=gettext_lazy("where it is played"))
     def played(self, obj: Pairing) -> str:

@@ -13,11 +13,10 @@ from django.db.models import Prefetch, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from club.models import Account, Leg
 from tournaments import bracket, formats
-from tournaments.models import Entry, Pairing, Round, Tournament
+from tournaments.models import BRACKET_TITLES, Entry, Pairing, Round, Tournament, pairing_label
 from web import live
 from web.errors import NotFound
 
@@ -172,28 +171,20 @@ def tournament_prizes(*, tournament: Tournament) -> list[PrizeLine]:
     return sorted(lines, key=lambda line: (line.entry is None, -line.amount))
 
 
-def _source_labels() -> bracket.SourceLabels:
-    """How a side whose player is not known yet reads, in the language of the request."""
+def _source_labels(within: formats.Bracket) -> bracket.SourceLabels:
+    """How a side whose player is not known yet reads in a box of the bracket ``within``,
+    in the language of the request."""
     return {
         formats.SlotKind.SEED: lambda side: _("Seed %(seed)s") % {"seed": side.source.index + 1},
         formats.SlotKind.WINNER: lambda side: (
-            _("Winner of %(pairing)s") % {"pairing": side.source.ref}
+            _("Winner: %(pairing)s") % {"pairing": pairing_label(side.source.ref, within=within)}
         ),
         formats.SlotKind.LOSER: lambda side: (
-            _("Loser of %(pairing)s") % {"pairing": side.source.ref}
+            _("Loser: %(pairing)s") % {"pairing": pairing_label(side.source.ref, within=within)}
         ),
         formats.SlotKind.POOL: lambda side: _("to be drawn"),
         formats.SlotKind.NOBODY: lambda side: _("bye"),
     }
-
-
-BRACKET_TITLES = {
-    formats.Bracket.MAIN: gettext_lazy("Main bracket"),
-    formats.Bracket.LOSERS: gettext_lazy("Losers' bracket"),
-    formats.Bracket.GRAND_FINAL: gettext_lazy("Grand final"),
-    formats.Bracket.CONSOLATION: gettext_lazy("Consolation"),
-    formats.Bracket.LAST_CHANCE: gettext_lazy("Last chance"),
-}
 
 
 def tournament_draw(*, tournament: Tournament) -> dict[str, Any]:
@@ -211,7 +202,7 @@ def tournament_draw(*, tournament: Tournament) -> dict[str, Any]:
         }
         brackets = [
             (BRACKET_TITLES[drawing.bracket], drawing)
-            for drawing in bracket.draw_brackets(state.fixtures(), names, _source_labels(), watched)
+            for drawing in bracket.draw_brackets(state.fixtures(), names, _source_labels, watched)
         ]
     return {
         "tournament": tournament,

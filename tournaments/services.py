@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from club import services as club_services
+from club.memos import Memo, MemoKind
 from club.models import Account, MatchResult, Player, SourceKind, Transaction
 from club.services import LegSpec
 from matches import services as matches_services
@@ -287,14 +288,13 @@ def _post_fee(
     tournament: Tournament, player: Player, amount: Decimal, recorded_by: User | None
 ) -> Transaction:
     """Move ``amount`` from the player to the prize pool (a refund is a negative amount)."""
-    memo = (_("Entry fee: %(name)s") if amount > 0 else _("Entry fee refunded: %(name)s")) % {
-        "name": tournament.name
-    }
+    kind = MemoKind.ENTRY_FEE if amount > 0 else MemoKind.ENTRY_FEE_REFUNDED
+    memo = Memo.of(kind, name=tournament.name)
     return _post_to_pool(tournament, player, amount, memo, recorded_by)
 
 
 def _post_to_pool(
-    tournament: Tournament, player: Player, amount: Decimal, memo: str, recorded_by: User | None
+    tournament: Tournament, player: Player, amount: Decimal, memo: Memo, recorded_by: User | None
 ) -> Transaction:
     """One balanced transaction, ``amount`` from the player to the prize pool, the
     tournament as its source."""
@@ -306,7 +306,7 @@ def _post_to_pool(
                 amount=amount,
             ),
         ],
-        memo=memo[: club_services.MEMO_LENGTH],
+        memo=memo,
         kind=SourceKind.TOURNAMENT,
         source=tournament,
         recorded_by=recorded_by,
@@ -834,9 +834,9 @@ def entry_buy_back(*, entry: Entry, recorded_by: User | None) -> Entry:
             _("%(player)s is not out: only a player knocked out by round %(round)s buys back.")
             % {"player": row.player, "round": locked.last_chance_after_round}
         )
-    memo = _("Buy-back: %(name)s") % {"name": locked.name}
+    memo = Memo.of(MemoKind.BUY_BACK, name=locked.name)
     row.buy_back_transaction = _post_to_pool(
-        locked, row.player, locked.buy_back_fee, memo[: club_services.MEMO_LENGTH], recorded_by
+        locked, row.player, locked.buy_back_fee, memo, recorded_by
     )
     row.save(update_fields=["buy_back_transaction"])
     _save(locked)
@@ -945,7 +945,7 @@ def _post_payouts(
     ]
     return club_services.ledger_post(
         legs=legs,
-        memo=(_("Prizes: %(name)s") % {"name": tournament.name})[: club_services.MEMO_LENGTH],
+        memo=Memo.of(MemoKind.PRIZES, name=tournament.name),
         kind=SourceKind.PRIZE,
         source=tournament,
         recorded_by=recorded_by,

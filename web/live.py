@@ -5,8 +5,9 @@ the pages use); docs/live.md says why and how it measured.
 
 A topic is ``<kind>:<key>`` (``table:12``). Each app registers its kinds
 (``topic_register``) with a function reading the current version of many keys at once,
-who may watch them and, for a kind whose followers redraw from one body (a match), a
-function reading the state of many keys at once: the answer then carries the new state
+who may watch them (a public kind, a public page's, also visitors not logged in) and,
+for a kind whose followers redraw from one body (a match), a function reading the state
+of many keys at once: the answer then carries the new state
 and the client needs no fetch after it. The database is the truth: a version is bumped
 in the same transaction as every change, whichever process made it (a web request, the
 Celery worker's timeout), so reading it is all the channel needs, on SQLite as on
@@ -64,13 +65,16 @@ def _anyone(key: str, user: AbstractBaseUser | AnonymousUser) -> bool:
 class TopicKind:
     """A kind of topic: ``versions(keys)`` gives the current version of each key that
     exists (unknown keys are left out); ``may_watch(key, user)`` says who may watch;
-    ``states(keys)``, if the kind has states, each key's current version and the state
-    at that version, the same for every follower (a key left out has no state)."""
+    ``public``: visitors who are not logged in may watch too (the topic of a page anyone
+    may read: its answers must say nothing the page does not); ``states(keys)``, if the
+    kind has states, each key's current version and the state at that version, the same
+    for every follower (a key left out has no state)."""
 
     name: str
     versions: VersionsOf
     may_watch: MayWatch = _anyone
     states: StatesOf | None = None
+    public: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,9 +95,10 @@ def topic_register(
     versions: VersionsOf,
     may_watch: MayWatch = _anyone,
     states: StatesOf | None = None,
+    public: bool = False,
 ) -> None:
     """Make topics ``<name>:<key>`` known (an app calls it from its ``AppConfig.ready``)."""
-    _KINDS[name] = TopicKind(name, versions, may_watch, states)
+    _KINDS[name] = TopicKind(name, versions, may_watch, states, public)
     _WATCHER.forget(f"{name}:")
 
 
@@ -151,8 +156,15 @@ def topic_version(*, topic: str, user: AbstractBaseUser | AnonymousUser) -> int:
     return version
 
 
+def topic_public(topic: str) -> bool:
+    """Visitors who are not logged in may watch ``topic`` (its kind is public)."""
+    name, _colon, key = topic.partition(":")
+    kind = _KINDS.get(name)
+    return kind is not None and kind.public and bool(key)
+
+
 def _watch_allowed(kind: TopicKind, key: str, user: AbstractBaseUser | AnonymousUser) -> None:
-    if not kind.may_watch(key, user):
+    if not (kind.public or user.is_authenticated) or not kind.may_watch(key, user):
         raise Forbidden(_("You may not watch %(topic)s.") % {"topic": f"{kind.name}:{key}"})
 
 

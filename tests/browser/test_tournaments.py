@@ -1,8 +1,10 @@
 """A tournament's public page in real browsers, on a phone and on a laptop: the drawn
 bracket with its players and results, a Swiss's standings, the online matches watchable
 from it, the page following the live channel as results come in (swapped in, not
-reloaded), and a player entering and withdrawing from it."""
+reloaded) for a visitor who is not logged in too, a player entering and withdrawing
+from it, and the director's payout rows with their sum."""
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -224,3 +226,56 @@ def test_a_player_enters_from_the_public_page_and_the_big_screen_sees_it(
     expect(big.locator("main")).to_contain_text("0 entries so far.", timeout=10_000)
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.OPEN
     screen.close()
+
+
+def test_a_visitor_who_is_not_logged_in_sees_the_bracket_follow_the_results(
+    page, staff, field, device
+):
+    """Issue 22: a club's screen shows the bracket without anyone logged in; the page
+    follows the public topic, names pairings "Round 1, match 2", never their keys."""
+    tournament = knockout(staff, field[:4])
+    page.goto(f"/tournaments/{tournament.pk}/")
+    expect(page.locator("h1")).to_have_text("Club cup")
+    expect(page.locator("header")).to_contain_text("Log in")  # nobody is logged in
+    rows = page.locator("section.round tbody tr td:first-child")
+    expect(rows).to_have_text(["Round 1, match 1", "Round 1, match 2"])
+    final = fixture_box(page, "main-2-1").text_content()
+    assert "Winner: Round 1, match 1" in final and "main-1-1" not in final
+    page.evaluate(MARK)
+
+    played = pairing(tournament, "main-1-2")
+    services.pairing_result_record(pairing=played, winner=played.second, recorded_by=staff.user)
+    winner = played.second.player.display_name
+    expect(fixture_box(page, "main-1-2").locator("text.won")).to_have_text(
+        f"{winner} ✓", timeout=10_000
+    )
+    expect(fixture_box(page, "main-2-1")).to_contain_text(winner)
+    assert page.evaluate(SAME_PAGE)  # swapped in, not reloaded
+    assert_fits(page)
+
+
+def test_the_director_fills_in_the_payout_rows_and_sees_their_sum(page, staff, device):
+    """Issue 22: the payout table is rows with their sum kept up to date as the director
+    types (static/tournaments/payout_table.js), red while it is not 100."""
+    log_in(page, "director")
+    page.goto("/admin/tournaments/tournament/add/")
+    total = page.locator(".payout-table .payout-sum")
+    expect(total).to_have_text("100")  # the default table: 70 and 30
+    page.locator('input[name="payout_table-1-share"]').fill("20")
+    expect(total).to_have_text("90")
+    expect(total).to_have_class(re.compile("payout-off"))
+    page.get_by_role("button", name="Add a place").click()
+    expect(page.locator(".payout-table tr.payout-row")).to_have_count(6)
+    page.locator('input[name="payout_table-5-place"]').fill("3")
+    page.locator('input[name="payout_table-5-share"]').fill("10")
+    expect(total).to_have_text("100")
+    expect(total).not_to_have_class(re.compile("payout-off"))
+    page.locator("#id_name").fill("Browser cup")
+    page.locator("#id_format").select_option("single_elimination")
+    page.locator('input[name="_save"]').click()
+    expect(page.locator(".messagelist")).to_contain_text("Browser cup")
+    saved = Tournament.objects.get(name="Browser cup")
+    assert saved.payout_table == {
+        "unit": "percent",
+        "places": {"main": {"1": "70", "2": "20", "3": "10"}},
+    }

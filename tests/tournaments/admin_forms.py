@@ -64,3 +64,23 @@ def submit(client, url: str, form_id: str, changes: dict[str, str]):
     assert page.status_code == 200, url
     fields = form_fields(page.content.decode(), form_id)
     return client.post(url, {**fields, **changes})
+
+
+def payout_fields(table: dict, name: str = "payout_table") -> dict[str, str]:
+    """The payout table's rows as a director fills them in on the tournament's page
+    (``{"unit", "places": {event: {place: share}}}``), every row the page shows past
+    them left blank."""
+    rows = [
+        (event, place, share)
+        for event, places in table["places"].items()
+        for place, share in places.items()
+    ]
+    fields = {f"{name}-unit": table["unit"], f"{name}-rows": str(len(rows) + 3)}
+    for index in range(len(rows) + 3):
+        event, place, share = rows[index] if index < len(rows) else ("main", "", "")
+        fields |= {
+            f"{name}-{index}-event": event,
+            f"{name}-{index}-place": place,
+            f"{name}-{index}-share": share,
+        }
+    return fields

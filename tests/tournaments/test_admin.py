@@ -1,6 +1,7 @@
 """A director runs tournaments from the admin, with Django's test client: the forms, the
 inlines and the buttons a person would use (no service called directly)."""
 
+import json
 import re
 from decimal import Decimal
 
@@ -9,7 +10,7 @@ from django.contrib.messages import get_messages
 
 from club import selectors as club_selectors
 from club.models import Leg, MatchResult, SourceKind, Transaction
-from tests.tournaments.admin_forms import form_fields, submit
+from tests.tournaments.admin_forms import form_fields, payout_fields, submit
 from tournaments import selectors
 from tournaments.models import Entry, Pairing, Round, Tournament
 
@@ -47,7 +48,11 @@ def form_errors(response):
 
 
 def create(director, **options):
+    """A tournament added on the admin's form (``payout_table``: the rows of this table)."""
+    table = options.pop("payout_table", None)
     fields = {"name": "Club night", "format": "single_elimination", **options}
+    if table is not None:
+        fields |= payout_fields(json.loads(table))
     response = submit(director, ADD, "tournament_form", fields)
     assert response.status_code == 302, form_errors(response)
     return Tournament.objects.get(name=fields["name"])
@@ -251,11 +256,13 @@ def test_a_payout_table_that_does_not_add_up_is_refused_on_the_form(director):
         {
             "name": "Bad table",
             "format": "round_robin",
-            "payout_table": '{"unit": "percent", "places": {"main": {"1": "80"}}}',
+            **payout_fields({"unit": "percent", "places": {"main": {"1": "80"}}}),
         },
     )
     assert response.status_code == 200
-    assert re.search(r"does not add up: the shares add up to 80", response.content.decode())
+    page = response.content.decode()
+    assert "The shares add up to 80, not 100." in page
+    assert re.search(r'<td class="payout-sum">80</td>', page)  # the sum shown under the rows
     assert not Tournament.objects.exists()
 
 

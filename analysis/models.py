@@ -1,7 +1,10 @@
 """A match's analysis: its status while the worker runs it, each player's figures and
 every decision judged (docs/analysis.md). The numbers of one run replace another's in
-one transaction: a reader sees all of a run or none of it."""
+one transaction: a reader sees all of a run or none of it. The match analysed is one
+played on the server or one played elsewhere and uploaded as a ``.mat`` file
+(``ImportedMatch``)."""
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -18,8 +21,61 @@ MARKS = [
 ]
 
 
+class ImportedMatch(models.Model):
+    """A match played elsewhere, uploaded as a ``.mat`` file to be analysed: the file as
+    sent, the names it gives its players and the members they are (None: a guest, a
+    name that is no member's). Unrated: it moves no rating (docs/analysis.md)."""
+
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("uploaded by"),
+    )
+    text = models.TextField(_(".mat file"))
+    length = models.PositiveSmallIntegerField(
+        _("length"), help_text=_("The match length in points (0: a money session).")
+    )
+    name_1 = models.CharField(_("first player's name in the file"), max_length=150)
+    name_2 = models.CharField(_("second player's name in the file"), max_length=150)
+    player_1 = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("first player"),
+    )
+    player_2 = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("second player"),
+    )
+    games = models.PositiveIntegerField(_("games"))
+    played_on = models.DateField(_("played on"), null=True, blank=True)
+    uploaded_at = models.DateTimeField(_("uploaded"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name = _("imported match")
+        verbose_name_plural = _("imported matches")
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(player_1=models.F("player_2")),
+                name="analysis_import_two_players",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name_1} - {self.name_2} ({self.length})"
+
+
 class MatchAnalysis(models.Model):
-    """One match's analysis, queued once it is over (or when a player asks again)."""
+    """One match's analysis, queued once it is over (or when a player asks again): a
+    match played on the server or an imported one, never both."""
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")
@@ -28,7 +84,20 @@ class MatchAnalysis(models.Model):
         FAILED = "failed", _("failed")
 
     match = models.OneToOneField(
-        Match, on_delete=models.CASCADE, related_name="analysis", verbose_name=_("match")
+        Match,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="analysis",
+        verbose_name=_("match"),
+    )
+    imported = models.OneToOneField(
+        ImportedMatch,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="analysis",
+        verbose_name=_("imported match"),
     )
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.QUEUED
@@ -51,11 +120,16 @@ class MatchAnalysis(models.Model):
             models.CheckConstraint(
                 condition=models.Q(progress__gte=0) & models.Q(progress__lte=1),
                 name="analysis_progress_0_to_1",
-            )
+            ),
+            models.CheckConstraint(
+                condition=models.Q(match__isnull=False, imported__isnull=True)
+                | models.Q(match__isnull=True, imported__isnull=False),
+                name="analysis_one_match",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.match_id}: {self.status}"
+        return f"{self.match_id or self.imported_id}: {self.status}"
 
 
 class PlayerFigures(models.Model):

@@ -12,10 +12,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from analysis import engine as judge
-from analysis import services
+from analysis import selectors, services
 from analysis.models import Decision, MatchAnalysis, PlayerFigures
 from club.models import Player
-from matches import selectors as matches_selectors
 
 _ENGINES: dict[int, judge.Engine] = {}  # one a depth a process: its networks load once
 
@@ -45,40 +44,38 @@ def analysis_run(*, analysis_id: int, plies: int) -> str:
         analysis.started_at = timezone.now()
         analysis.progress = 0.0
         analysis.save(update_fields=["status", "attempts", "started_at", "progress"])
-        match = analysis.match
-    record = matches_selectors.match_record(match)
+        analysed = selectors.analysed_match(analysis)
 
     def progress(done: int, total: int) -> None:
         # Short of 1 until the numbers are stored.
         MatchAnalysis.objects.filter(pk=analysis_id).update(progress=0.99 * done / total)
 
     try:
-        games = judge.analyse_match(engine_at(plies), record, progress)
+        games = judge.analyse_match(engine_at(plies), analysed.record, progress)
     except judge.Unsupported:
         services.analysis_fail(
             analysis_id=analysis_id,
             message=_("Only standard backgammon matches and money sessions are analysed."),
         )
         return MatchAnalysis.Status.FAILED
-    _store(analysis_id, plies, record.players, games)
+    _store(analysis_id, plies, analysed, games)
     return MatchAnalysis.Status.DONE
 
 
 def _store(
     analysis_id: int,
     plies: int,
-    names: tuple[str, str],
+    analysed: selectors.Analysed,
     games: list[list[judge.Decision]],
 ) -> None:
     """Replace the analysis' numbers with this run's, all at once."""
-    players = {p.user.username: p for p in Player.objects.filter(user__username__in=names)}
     decisions = [d for game in games for d in game]
     with transaction.atomic():
         analysis = MatchAnalysis.objects.select_for_update().get(pk=analysis_id)
         analysis.players.all().delete()
         analysis.decisions.all().delete()
         PlayerFigures.objects.bulk_create(
-            _figures(analysis, side, names[side], players.get(names[side]), decisions)
+            _figures(analysis, side, analysed.usernames[side], analysed.players[side], decisions)
             for side in (0, 1)
         )
         Decision.objects.bulk_create(

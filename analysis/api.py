@@ -43,6 +43,10 @@ class AnalysedDecisionOutput(serializers.Serializer[dict[str, Any]]):
     played_equity = serializers.FloatField()
     best_equity = serializers.FloatField()
     counted = serializers.BooleanField()
+    cube_of = serializers.CharField(
+        allow_null=True,
+        help_text="A chouette's cube decision: the member whose cube it is on; null otherwise.",
+    )
 
 
 class AnalysedGameOutput(serializers.Serializer[dict[str, Any]]):
@@ -62,6 +66,14 @@ class AnalysisOutput(serializers.Serializer[dict[str, Any]]):
     )
     players = PlayerFiguresOutput(many=True)
     games = AnalysedGameOutput(many=True)
+
+
+class ChouetteGameOutput(AnalysedGameOutput):
+    status = serializers.ChoiceField(choices=MatchAnalysis.Status.choices)
+
+
+class ChouetteAnalysisOutput(AnalysisOutput):
+    games = ChouetteGameOutput(many=True)  # each with its status
 
 
 class MatchAnalysisView(APIView):
@@ -171,3 +183,31 @@ class ImportedAnalysisView(APIView):
     def get(self, request: Request, pk: int) -> Response:
         analysis = selectors.analysis_for_import(import_id=pk)
         return Response(AnalysisOutput(selectors.analysis_detail(analysis)).data)
+
+
+class ChouetteAnalysisView(APIView):
+    """An online chouette's analysis, game by game: each game's decisions, and each
+    player's figures over the session (every member's own cube PR among them)."""
+
+    raises = (NotFound,)
+
+    @extend_schema(responses={200: ChouetteAnalysisOutput})
+    def get(self, request: Request, pk: int) -> Response:
+        analyses = selectors.chouette_analyses(chouette_id=pk)
+        return Response(ChouetteAnalysisOutput(selectors.chouette_analysis_detail(analyses)).data)
+
+
+class ChouetteAnalysisRequestView(APIView):
+    """Ask again for an online chouette's analysis (a player of it or staff): the games
+    whose analysis failed or was made at fewer plies are queued again."""
+
+    raises = (NotFound, Forbidden, Conflict)
+
+    @extend_schema(request=None, responses={202: ChouetteAnalysisOutput})
+    def post(self, request: Request, pk: int) -> Response:
+        services.chouette_analysis_request(chouette_id=pk, user=member(request.user))
+        analyses = selectors.chouette_analyses(chouette_id=pk)
+        return Response(
+            ChouetteAnalysisOutput(selectors.chouette_analysis_detail(analyses)).data,
+            status=status.HTTP_202_ACCEPTED,
+        )

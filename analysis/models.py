@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from analysis.marks import Kind, Mark
 from club.models import Player
-from matches.models import Match
+from matches.models import Match, Table
 
 KINDS = [(Kind.CHECKER.value, _("checker play")), (Kind.CUBE.value, _("cube decision"))]
 MARKS = [
@@ -74,8 +74,10 @@ class ImportedMatch(models.Model):
 
 
 class MatchAnalysis(models.Model):
-    """One match's analysis, queued once it is over (or when a player asks again): a
-    match played on the server or an imported one, never both."""
+    """One analysis, queued once its match or game is over (or when a player asks
+    again): of a match played on the server, of an imported one, or of one game of an
+    online chouette (``table`` and ``game_number``; ``seats``: the usernames of its
+    players, the box first, then the line in order), one of the three."""
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")
@@ -99,6 +101,16 @@ class MatchAnalysis(models.Model):
         related_name="analysis",
         verbose_name=_("imported match"),
     )
+    table = models.ForeignKey(
+        Table,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="game_analyses",
+        verbose_name=_("table"),
+    )
+    game_number = models.PositiveIntegerField(_("game number"), null=True, blank=True)
+    seats = models.JSONField(_("seats"), default=list, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.QUEUED
     )
@@ -122,21 +134,35 @@ class MatchAnalysis(models.Model):
                 name="analysis_progress_0_to_1",
             ),
             models.CheckConstraint(
-                condition=models.Q(match__isnull=False, imported__isnull=True)
-                | models.Q(match__isnull=True, imported__isnull=False),
+                condition=models.Q(match__isnull=False, imported__isnull=True, table__isnull=True)
+                | models.Q(match__isnull=True, imported__isnull=False, table__isnull=True)
+                | models.Q(
+                    match__isnull=True,
+                    imported__isnull=True,
+                    table__isnull=False,
+                    game_number__isnull=False,
+                ),
                 name="analysis_one_match",
+            ),
+            models.UniqueConstraint(
+                fields=["table", "game_number"],
+                condition=models.Q(table__isnull=False),
+                name="analysis_one_a_table_game",
             ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.match_id or self.imported_id}: {self.status}"
+        return f"{self.match_id or self.imported_id or self.table_id}: {self.status}"
 
 
 class PlayerFigures(models.Model):
-    """One side's figures in an analysis: counted decisions, equity lost, PR."""
+    """One player's figures in an analysis: counted decisions, equity lost, PR. A match
+    has one a side; a chouette game the box's (side 0) and one for each member (side 1,
+    ``place`` in the line from 0, the captain)."""
 
     analysis = models.ForeignKey(MatchAnalysis, on_delete=models.CASCADE, related_name="players")
     side = models.PositiveSmallIntegerField(_("side"))
+    place = models.PositiveSmallIntegerField(_("place"), default=0)
     player = models.ForeignKey(
         Player, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("player")
     )
@@ -153,9 +179,11 @@ class PlayerFigures(models.Model):
     class Meta:
         verbose_name = _("player's figures")
         verbose_name_plural = _("players' figures")
-        ordering = ["side"]
+        ordering = ["side", "place"]
         constraints = [
-            models.UniqueConstraint(fields=["analysis", "side"], name="analysis_one_row_a_side")
+            models.UniqueConstraint(
+                fields=["analysis", "side", "place"], name="analysis_one_row_a_seat"
+            )
         ]
 
     def __str__(self) -> str:
@@ -182,6 +210,8 @@ class Decision(models.Model):
     equity_loss = models.FloatField(_("equity lost"))
     mark = models.CharField(_("mark"), max_length=10, choices=MARKS, blank=True)
     counted = models.BooleanField(_("counted"))
+    # A chouette: the member whose cube the decision is on, or who moved for the team.
+    holder = models.CharField(_("member"), max_length=150, blank=True)
 
     class Meta:
         verbose_name = _("decision")

@@ -1,48 +1,91 @@
 """Reading a match's analysis for the API, and the match it analyses for the worker."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
 
-from analysis.models import ImportedMatch, MatchAnalysis
+from analysis.marks import PR_SCALE, Kind
+from analysis.models import Decision, ImportedMatch, MatchAnalysis, PlayerFigures
+from backgammon.game import Game
 from backgammon.matfile import MatchRecord, import_mat
 from club.models import Player
 from matches import selectors as matches_selectors
-from matches.models import Match
+from matches.models import Action, Match
 from web.errors import NotFound
 
 
 @dataclass(frozen=True)
-class Analysed:
-    """The match an analysis judges: its record, and for each side the name its figures
-    carry and the member it is (None: a guest of an imported match)."""
+class Seat:
+    """Who an analysis gives figures to: ``side`` and ``place`` (a chouette's members:
+    their place in the line), the name the figures carry, the member (None: a guest of
+    an imported match), and in a chouette the holder whose decisions are theirs."""
 
-    record: MatchRecord
-    usernames: tuple[str, str]
-    players: tuple[Player | None, Player | None]
+    side: int
+    place: int
+    username: str
+    player: Player | None
+    holder: str | None = None
+
+
+@dataclass(frozen=True)
+class Analysed:
+    """What an analysis judges: a match's record, or one chouette game (the game
+    replayed from the log), and the seats its figures go to."""
+
+    seats: tuple[Seat, ...]
+    record: MatchRecord | None = None
+    chouette_game: Game | None = None
 
 
 def analysed_match(analysis: MatchAnalysis) -> Analysed:
-    """The match of ``analysis``, played on the server or imported."""
+    """The match or chouette game of ``analysis``, and who played it."""
     imported = analysis.imported
     if imported is not None:
-        players = (imported.player_1, imported.player_2)
-        names = (imported.name_1, imported.name_2)
-        usernames = tuple(
-            name if player is None else player.username
-            for name, player in zip(names, players, strict=True)
+        return Analysed(
+            seats=(
+                _seat(0, 0, imported.name_1, imported.player_1),
+                _seat(1, 0, imported.name_2, imported.player_2),
+            ),
+            record=import_mat(imported.text),
         )
-        return Analysed(import_mat(imported.text), (usernames[0], usernames[1]), players)
+    if analysis.table_id is not None and analysis.game_number is not None:
+        rows = Action.objects.filter(
+            table_id=analysis.table_id, game_number=analysis.game_number
+        ).order_by("seq")
+        box, *line = analysis.seats
+        members = _members([box, *line])
+        return Analysed(
+            seats=(
+                Seat(0, 0, box, members.get(box)),
+                *(
+                    Seat(1, place, name, members.get(name), holder=name)
+                    for place, name in enumerate(line)
+                ),
+            ),
+            chouette_game=matches_selectors.replay_game(rows),
+        )
     assert analysis.match is not None
     record = matches_selectors.match_record(analysis.match)
-    found = {
-        p.username: p
-        for p in Player.objects.select_related("user").filter(user__username__in=record.players)
-    }
+    members = _members(record.players)
     return Analysed(
-        record, record.players, (found.get(record.players[0]), found.get(record.players[1]))
+        seats=tuple(
+            Seat(side, 0, name, members.get(name)) for side, name in enumerate(record.players)
+        ),
+        record=record,
     )
+
+
+def _seat(side: int, place: int, name: str, player: Player | None) -> Seat:
+    return Seat(side, place, name if player is None else player.username, player)
+
+
+def _members(usernames: Sequence[str]) -> dict[str, Player]:
+    found = Player.objects.select_related("user").filter(user__username__in=usernames)
+    return {p.username: p for p in found}
 
 
 def analysis_for_match(*, match_id: int) -> MatchAnalysis:
@@ -94,22 +137,10 @@ def imported_detail(imported: ImportedMatch) -> dict[str, Any]:
 def analysis_detail(analysis: MatchAnalysis) -> dict[str, Any]:
     """The analysis as the API answers it (shared/API.md)."""
     players = list(analysis.players.all())
-    names = {p.side: p.username for p in players}
     games: dict[int, list[dict[str, Any]]] = {}
     for decision in analysis.decisions.all():
         games.setdefault(decision.game_number, []).append(
-            {
-                "move_number": decision.move_number,
-                "player": names.get(decision.side, ""),
-                "kind": decision.kind,
-                "played": decision.played,
-                "best": decision.best,
-                "equity_loss": decision.equity_loss,
-                "mark": decision.mark or None,
-                "played_equity": decision.played_equity,
-                "best_equity": decision.best_equity,
-                "counted": decision.counted,
-            }
+            _decision_detail(decision, players, analysis.seats)
         )
     return {
         "status": analysis.status,
@@ -117,21 +148,142 @@ def analysis_detail(analysis: MatchAnalysis) -> dict[str, Any]:
         "engine": analysis.engine,
         "plies": analysis.plies,
         "error": analysis.error,
-        "players": [
-            {
-                "username": p.username,
-                "pr": p.pr,
-                "checker_pr": p.checker_pr,
-                "cube_pr": p.cube_pr,
-                "decisions": p.decisions,
-                "checker_decisions": p.checker_decisions,
-                "cube_decisions": p.cube_decisions,
-                "blunders": p.blunders,
-            }
-            for p in players
-        ],
+        "players": [_figures_detail(p) for p in players],
         "games": [
             {"number": number, "decisions": decisions}
             for number, decisions in sorted(games.items())
+        ],
+    }
+
+
+def _decision_detail(
+    decision: Decision, players: list[PlayerFigures], seats: list[str]
+) -> dict[str, Any]:
+    """One decision; in a chouette, ``player`` is who made it (the box, or the member)
+    and ``cube_of`` the member whose cube a cube decision is on."""
+    if seats:
+        player = seats[0] if decision.side == 0 else decision.holder
+    else:
+        player = next((p.username for p in players if p.side == decision.side), "")
+    cube_of = decision.holder if seats and decision.kind == Kind.CUBE else None
+    return {
+        "move_number": decision.move_number,
+        "player": player,
+        "kind": decision.kind,
+        "played": decision.played,
+        "best": decision.best,
+        "equity_loss": decision.equity_loss,
+        "mark": decision.mark or None,
+        "played_equity": decision.played_equity,
+        "best_equity": decision.best_equity,
+        "counted": decision.counted,
+        "cube_of": cube_of,
+    }
+
+
+def _figures_detail(p: PlayerFigures | Summed) -> dict[str, Any]:
+    return {
+        "username": p.username,
+        "pr": p.pr,
+        "checker_pr": p.checker_pr,
+        "cube_pr": p.cube_pr,
+        "decisions": p.decisions,
+        "checker_decisions": p.checker_decisions,
+        "cube_decisions": p.cube_decisions,
+        "blunders": p.blunders,
+    }
+
+
+@dataclass
+class Summed:
+    """One player's figures over several analyses (a chouette session's games)."""
+
+    username: str
+    checker_decisions: int = 0
+    cube_decisions: int = 0
+    checker_loss: float = 0.0
+    cube_loss: float = 0.0
+    blunders: int = 0
+
+    def add(self, figures: PlayerFigures) -> None:
+        self.checker_decisions += figures.checker_decisions
+        self.cube_decisions += figures.cube_decisions
+        self.checker_loss += figures.checker_loss
+        self.cube_loss += figures.cube_loss
+        self.blunders += figures.blunders
+
+    @property
+    def decisions(self) -> int:
+        return self.checker_decisions + self.cube_decisions
+
+    @property
+    def pr(self) -> float | None:
+        return _rate(self.checker_loss + self.cube_loss, self.decisions)
+
+    @property
+    def checker_pr(self) -> float | None:
+        return _rate(self.checker_loss, self.checker_decisions)
+
+    @property
+    def cube_pr(self) -> float | None:
+        return _rate(self.cube_loss, self.cube_decisions)
+
+
+def _rate(loss: float, decisions: int) -> float | None:
+    return PR_SCALE * loss / decisions if decisions else None
+
+
+def chouette_analyses(*, chouette_id: int) -> list[MatchAnalysis]:
+    """The analyses of an online chouette's games, in order; ``NotFound`` if none is
+    queued yet (each game is, once it is over)."""
+    found = list(
+        MatchAnalysis.objects.filter(table__chouette__pk=chouette_id, table__isnull=False)
+        .prefetch_related("players", "decisions")
+        .order_by("game_number")
+    )
+    if not found:
+        raise NotFound(
+            _("No game of the chouette %(id)s played online has been analysed.")
+            % {"id": chouette_id}
+        )
+    return found
+
+
+def chouette_analysis_detail(analyses: list[MatchAnalysis]) -> dict[str, Any]:
+    """A chouette session's analysis in the match's shape: ``games`` each game's
+    decisions (with its own ``status``), ``players`` each player's figures summed over
+    the games analysed so far; the ``status`` is the least advanced game's."""
+    statuses = {a.status for a in analyses}
+    status = next(
+        s
+        for s in (
+            MatchAnalysis.Status.FAILED,
+            MatchAnalysis.Status.RUNNING,
+            MatchAnalysis.Status.QUEUED,
+            MatchAnalysis.Status.DONE,
+        )
+        if s in statuses
+    )
+    summed: dict[str, Summed] = {}
+    for analysis in analyses:
+        for figures in analysis.players.all():
+            summed.setdefault(figures.username, Summed(figures.username)).add(figures)
+    done = [a for a in analyses if a.status == MatchAnalysis.Status.DONE]
+    return {
+        "status": status,
+        "progress": sum(a.progress for a in analyses) / len(analyses),
+        "engine": done[0].engine if done else "",
+        "plies": min((a.plies for a in done), default=0),
+        "error": next((a.error for a in analyses if a.error), ""),
+        "players": [_figures_detail(s) for s in summed.values()],
+        "games": [
+            {
+                "number": a.game_number,
+                "status": a.status,
+                "decisions": [
+                    _decision_detail(d, list(a.players.all()), a.seats) for d in a.decisions.all()
+                ],
+            }
+            for a in analyses
         ],
     }

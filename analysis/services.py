@@ -22,7 +22,7 @@ from backgammon.matfile import MatchRecord, import_mat
 from backgammon.variants import STANDARD
 from club.models import Player
 from club.services import MAX_MATCH_LENGTH
-from matches.models import Match
+from matches.models import Match, Seat, Table
 from web.errors import Conflict, Forbidden, Invalid, NotFound
 from web.schedule import send_at
 
@@ -188,15 +188,59 @@ def _member(name: str, username: str | None) -> Player | None:
     return member
 
 
+def chouette_game_queue(*, table_id: int, game_number: int, seats: list[str]) -> MatchAnalysis:
+    """An online chouette's game has ended: queue its analysis (``table_game_finished``;
+    ``seats``: the box's username, then the line's)."""
+    with transaction.atomic():
+        analysis = (
+            MatchAnalysis.objects.select_for_update()
+            .filter(table_id=table_id, game_number=game_number)
+            .first()
+        )
+        if analysis is not None and not _wanted(analysis):
+            return analysis
+        return _queue_new(
+            analysis or MatchAnalysis(table_id=table_id, game_number=game_number, seats=seats)
+        )
+
+
+def chouette_analysis_request(*, chouette_id: int, user: User) -> list[MatchAnalysis]:
+    """A player of an online chouette (or staff) asks for its games' analyses: each
+    finished game is queued by itself when it ends, so this queues again those that
+    failed or were made at fewer plies than the setting asks. The chouette is reached
+    through its table (the relation's name: this app never imports the chouettes')."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(chouette__pk=chouette_id).first()
+        if table is None:
+            raise NotFound(_("There is no chouette %(id)s played online.") % {"id": chouette_id})
+        analyses = list(
+            MatchAnalysis.objects.select_for_update().filter(table=table).order_by("game_number")
+        )
+        seated = {name for analysis in analyses for name in analysis.seats}
+        sits = Seat.objects.filter(table=table, player__user=user).exists()
+        if not (user.is_staff or user.get_username() in seated or sits):
+            raise Forbidden(_("Only the chouette's players and staff may ask for its analysis."))
+        if not analyses:
+            raise Conflict(_("No game of this chouette is over: each is analysed once it is."))
+        return [_queue_new(a) if _wanted(a) else a for a in analyses]
+
+
 def _queue(match: Match) -> MatchAnalysis:
-    plies = settings.ANALYSIS_PLIES
     analysis = MatchAnalysis.objects.select_for_update().filter(match=match).first()
-    if analysis is not None and (
-        analysis.status in (MatchAnalysis.Status.QUEUED, MatchAnalysis.Status.RUNNING)
-        or (analysis.status == MatchAnalysis.Status.DONE and analysis.plies >= plies)
-    ):
+    if analysis is not None and not _wanted(analysis):
         return analysis
     return _queue_new(analysis or MatchAnalysis(match=match))
+
+
+def _wanted(analysis: MatchAnalysis) -> bool:
+    """The analysis is to be run (again): not on its way, nor done at the setting's depth."""
+    return not (
+        analysis.status in (MatchAnalysis.Status.QUEUED, MatchAnalysis.Status.RUNNING)
+        or (
+            analysis.status == MatchAnalysis.Status.DONE
+            and analysis.plies >= settings.ANALYSIS_PLIES
+        )
+    )
 
 
 def _queue_new(analysis: MatchAnalysis) -> MatchAnalysis:

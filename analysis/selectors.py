@@ -6,7 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import models
+from django.db.models import Count, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from analysis.marks import PR_SCALE, Kind
 from analysis.models import Decision, ImportedMatch, MatchAnalysis, PlayerFigures
@@ -287,3 +290,86 @@ def chouette_analysis_detail(analyses: list[MatchAnalysis]) -> dict[str, Any]:
             for a in analyses
         ],
     }
+
+
+# Error rate over time -------------------------------------------------------------------
+
+
+class GameKind(models.TextChoices):
+    """What the PR pages filter by: every game analysed, or one kind of them."""
+
+    ALL = "", _lazy("all games")
+    MATCH = "match", _lazy("matches")
+    MONEY = "money", _lazy("money sessions")
+    CHOUETTE = "chouette", _lazy("chouettes")
+    IMPORTED = "imported", _lazy("imported matches")
+
+
+_KIND_FILTERS = {
+    GameKind.MATCH: Q(analysis__match__length__gte=1),
+    GameKind.MONEY: Q(analysis__match__length=0),
+    GameKind.CHOUETTE: Q(analysis__table__isnull=False),
+    GameKind.IMPORTED: Q(analysis__imported__isnull=False),
+}
+
+
+def game_kind(value: str | None) -> GameKind:
+    """The kind a page's ``pr_kind`` asks for; anything unknown is every game."""
+    return GameKind(value) if value in GameKind.values else GameKind.ALL
+
+
+def _figures_of_kind(kind: GameKind) -> QuerySet[PlayerFigures]:
+    found = PlayerFigures.objects.filter(
+        analysis__status=MatchAnalysis.Status.DONE, player__isnull=False
+    ).filter(Q(checker_decisions__gt=0) | Q(cube_decisions__gt=0))
+    return found.filter(_KIND_FILTERS[kind]) if kind in _KIND_FILTERS else found
+
+
+def pr_history(*, player: Player, kind: GameKind = GameKind.ALL) -> list[PlayerFigures]:
+    """The player's figures in each match or chouette game analysed, of ``kind``, in the
+    order the club got them (the analysis' queueing)."""
+    return list(_figures_of_kind(kind).filter(player=player).order_by("analysis_id", "place"))
+
+
+@dataclass(frozen=True)
+class PrRow:
+    """One line of the club's PR table: a player's figures over everything analysed."""
+
+    player: Player
+    games: int
+    decisions: int
+    pr: float | None
+    checker_pr: float | None
+    cube_pr: float | None
+    blunders: int
+
+
+def pr_table(*, kind: GameKind = GameKind.ALL) -> list[PrRow]:
+    """Every member with an analysed game of ``kind``, the lowest PR (the best) first:
+    PR over all their counted decisions together (500 x equity lost / decisions)."""
+    sums = (
+        _figures_of_kind(kind)
+        .values("player")
+        .annotate(
+            games=Count("id"),
+            checker=Sum("checker_decisions"),
+            cube=Sum("cube_decisions"),
+            checker_lost=Sum("checker_loss"),
+            cube_lost=Sum("cube_loss"),
+            blunder_count=Sum("blunders"),
+        )
+    )
+    players = Player.objects.select_related("user").in_bulk([row["player"] for row in sums])
+    rows = [
+        PrRow(
+            player=players[row["player"]],
+            games=row["games"],
+            decisions=row["checker"] + row["cube"],
+            pr=_rate(row["checker_lost"] + row["cube_lost"], row["checker"] + row["cube"]),
+            checker_pr=_rate(row["checker_lost"], row["checker"]),
+            cube_pr=_rate(row["cube_lost"], row["cube"]),
+            blunders=row["blunder_count"],
+        )
+        for row in sums
+    ]
+    return sorted(rows, key=lambda r: (r.pr if r.pr is not None else 1e9, r.player.display_name))

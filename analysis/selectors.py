@@ -13,9 +13,10 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from analysis.marks import PR_SCALE, Kind
 from analysis.models import Decision, ImportedMatch, MatchAnalysis, PlayerFigures
-from backgammon.game import Game
+from backgammon.game import Double, Game, Move, NoMove, Phase, Roll
 from backgammon.matfile import MatchRecord, import_mat
 from club.models import Player
+from matches import board
 from matches import selectors as matches_selectors
 from matches.models import Action, Match
 from web.errors import NotFound
@@ -373,3 +374,58 @@ def pr_table(*, kind: GameKind = GameKind.ALL) -> list[PrRow]:
         for row in sums
     ]
     return sorted(rows, key=lambda r: (r.pr if r.pr is not None else 1e9, r.player.display_name))
+
+
+# The review page --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReviewStep:
+    """One decision of the review page: the decision as the API gives it, the board its
+    decider saw (SVG, every label escaped) and the dice."""
+
+    decision: dict[str, Any]
+    board: str
+    dice: tuple[int, int] | None
+
+
+def _states_by_roll(game: Game) -> dict[tuple[str, int], Game]:
+    """The game as each decision found it, keyed as the engine numbers decisions
+    (analysis.engine.analyse_game): ("checker", roll) with the dice rolled, ("cube",
+    roll) before that roll, ("answer", roll) with the double on offer."""
+    states: dict[tuple[str, int], Game] = {}
+    replayed = Game.start(game.options, game.opening)
+    roll_number = 1
+    for action in game.compact().history:
+        if isinstance(action, Move):
+            states[("checker", roll_number)] = replayed
+        elif isinstance(action, Roll | Double) and replayed.phase is Phase.ROLL:
+            states.setdefault(("cube", roll_number + 1), replayed)
+        if isinstance(action, Double):
+            states[("answer", roll_number + 1)] = replayed.apply(action)
+        if isinstance(action, Roll):
+            roll_number += 1
+        if not isinstance(action, NoMove):
+            replayed = replayed.apply(action)
+    return states
+
+
+def review_games(match: Match, detail: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each game of a match's analysis (``analysis_detail``) with, for every decision,
+    the board from its decider's side as it stood then."""
+    names = matches_selectors.players(match)
+    shown = []
+    for game, analysed in zip(matches_selectors.match_games(match), detail["games"], strict=False):
+        states = _states_by_roll(game)
+        steps = []
+        for decision in analysed["decisions"]:
+            answer = decision["played"] in ("take", "pass", "beaver")
+            kind = "answer" if answer else decision["kind"]
+            state = states[(kind, decision["move_number"])]
+            side = names.index(decision["player"]) if decision["player"] in names else 0
+            picture = board.picture_for(state, side)
+            svg = board.board_svg(picture, names=(names[side], names[1 - side]))
+            dice = state.dice if decision["kind"] == Kind.CHECKER else None
+            steps.append(ReviewStep(decision, svg, dice))
+        shown.append({"number": analysed["number"], "steps": steps})
+    return shown

@@ -154,6 +154,8 @@ def imported_match_create(
 
 def _record_of(text: str) -> MatchRecord:
     """The match a ``.mat`` file holds, if the club can analyse it."""
+    if "\x00" in text:  # no text file has one, and PostgreSQL's text cannot hold it
+        raise Invalid(_("The file is not text: it holds a NUL character."), reason="invalid_mat")
     try:
         record = import_mat(text)
     except BackgammonError as error:

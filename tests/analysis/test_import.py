@@ -126,6 +126,12 @@ def test_a_file_that_is_no_match_is_refused(api, alice, content, sent):
     assert nothing_stored()
 
 
+def test_a_nul_character_is_refused_even_where_the_format_ignores_it(api, alice, mat_text, sent):
+    answer = upload(api.as_user(alice.user), "; a comment \x00\n" + mat_text)
+    assert answer.status_code == 400 and "NUL" in answer.json()["detail"]
+    assert nothing_stored()
+
+
 def test_a_file_too_large_is_refused(api, alice, mat_text, settings, sent):
     settings.ANALYSIS_IMPORT_MAX_BYTES = len(mat_text.encode()) - 1
     answer = upload(api.as_user(alice.user), mat_text)

@@ -1,7 +1,11 @@
-"""The analysis API: ask for a finished match's analysis, read it (shared/API.md)."""
+"""The analysis API: ask for a finished match's analysis, read it (shared/API.md);
+upload a match played elsewhere (a ``.mat`` file) to have it analysed."""
 
 from typing import Any
 
+from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -11,7 +15,10 @@ from rest_framework.views import APIView
 from analysis import selectors, services
 from analysis.models import KINDS, MARKS, MatchAnalysis
 from club.auth import member
-from web.errors import Conflict, Forbidden, NotFound
+from web.api_base import InputSerializer, UsernameField
+from web.api_errors import BodyTooLarge
+from web.api_parsers import MultiPartParser
+from web.errors import Conflict, Forbidden, Invalid, NotFound
 
 
 class PlayerFiguresOutput(serializers.Serializer[dict[str, Any]]):
@@ -36,6 +43,10 @@ class AnalysedDecisionOutput(serializers.Serializer[dict[str, Any]]):
     played_equity = serializers.FloatField()
     best_equity = serializers.FloatField()
     counted = serializers.BooleanField()
+    cube_of = serializers.CharField(
+        allow_null=True,
+        help_text="A chouette's cube decision: the member whose cube it is on; null otherwise.",
+    )
 
 
 class AnalysedGameOutput(serializers.Serializer[dict[str, Any]]):
@@ -55,6 +66,14 @@ class AnalysisOutput(serializers.Serializer[dict[str, Any]]):
     )
     players = PlayerFiguresOutput(many=True)
     games = AnalysedGameOutput(many=True)
+
+
+class ChouetteGameOutput(AnalysedGameOutput):
+    status = serializers.ChoiceField(choices=MatchAnalysis.Status.choices)
+
+
+class ChouetteAnalysisOutput(AnalysisOutput):
+    games = ChouetteGameOutput(many=True)  # each with its status
 
 
 class MatchAnalysisView(APIView):
@@ -81,5 +100,114 @@ class MatchAnalysisRequestView(APIView):
         analysis = selectors.analysis_for_match(match_id=pk)
         return Response(
             AnalysisOutput(selectors.analysis_detail(analysis)).data,
+            status=status.HTTP_202_ACCEPTED,
+        )
+
+
+class MatchImportInput(InputSerializer):
+    file = serializers.FileField(
+        help_text=gettext_lazy(
+            "The match as a .mat file (GNU Backgammon's or eXtreme Gammon's export), "
+            "UTF-8 or Latin-1."
+        )
+    )
+    player_1 = UsernameField(
+        required=False,
+        help_text=gettext_lazy(
+            "The member who played as the file's first player (default: the member whose "
+            "username the name is, else a guest)."
+        ),
+    )
+    player_2 = UsernameField(
+        required=False,
+        help_text=gettext_lazy("The member who played as the file's second player."),
+    )
+
+
+class ImportedPlayerOutput(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField(help_text="The name in the file.")
+    username = serializers.CharField(allow_null=True, help_text="The member; null: a guest.")
+
+
+class ImportedMatchOutput(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField()
+    length = serializers.IntegerField(help_text="Points (0: a money session).")
+    games = serializers.IntegerField()
+    played_on = serializers.DateField(allow_null=True)
+    players = ImportedPlayerOutput(many=True)
+    analysis = AnalysisOutput()
+
+
+def _mat_text(upload: Any) -> str:
+    """The uploaded file's text, within the size limit: UTF-8, else Latin-1 (eXtreme
+    Gammon's older exports), in which every byte is a character."""
+    limit = settings.ANALYSIS_IMPORT_MAX_BYTES
+    if upload.size > limit:
+        raise BodyTooLarge(_("A .mat file is at most %(limit)d bytes.") % {"limit": limit})
+    content = upload.read()
+    try:
+        return str(content.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        return str(content.decode("latin-1"))
+
+
+class MatchImportView(APIView):
+    """Upload a match played elsewhere (a ``.mat`` file) to have it analysed like a
+    finished match: a player of it (or staff) uploads it; it moves no rating."""
+
+    parser_classes = [MultiPartParser]
+    raises = (Invalid, Forbidden)
+
+    @extend_schema(request=MatchImportInput, responses={202: ImportedMatchOutput})
+    def post(self, request: Request) -> Response:
+        given = MatchImportInput(data=request.data)
+        given.is_valid(raise_exception=True)
+        imported = services.imported_match_create(
+            user=member(request.user),
+            text=_mat_text(given.validated_data["file"]),
+            player_1=given.validated_data.get("player_1"),
+            player_2=given.validated_data.get("player_2"),
+        )
+        return Response(
+            ImportedMatchOutput(selectors.imported_detail(imported)).data,
+            status=status.HTTP_202_ACCEPTED,
+        )
+
+
+class ImportedAnalysisView(APIView):
+    """An imported match's analysis, in the same shape as a match's."""
+
+    raises = (NotFound,)
+
+    @extend_schema(responses={200: AnalysisOutput})
+    def get(self, request: Request, pk: int) -> Response:
+        analysis = selectors.analysis_for_import(import_id=pk)
+        return Response(AnalysisOutput(selectors.analysis_detail(analysis)).data)
+
+
+class ChouetteAnalysisView(APIView):
+    """An online chouette's analysis, game by game: each game's decisions, and each
+    player's figures over the session (every member's own cube PR among them)."""
+
+    raises = (NotFound,)
+
+    @extend_schema(responses={200: ChouetteAnalysisOutput})
+    def get(self, request: Request, pk: int) -> Response:
+        analyses = selectors.chouette_analyses(chouette_id=pk)
+        return Response(ChouetteAnalysisOutput(selectors.chouette_analysis_detail(analyses)).data)
+
+
+class ChouetteAnalysisRequestView(APIView):
+    """Ask again for an online chouette's analysis (a player of it or staff): the games
+    whose analysis failed or was made at fewer plies are queued again."""
+
+    raises = (NotFound, Forbidden, Conflict)
+
+    @extend_schema(request=None, responses={202: ChouetteAnalysisOutput})
+    def post(self, request: Request, pk: int) -> Response:
+        services.chouette_analysis_request(chouette_id=pk, user=member(request.user))
+        analyses = selectors.chouette_analyses(chouette_id=pk)
+        return Response(
+            ChouetteAnalysisOutput(selectors.chouette_analysis_detail(analyses)).data,
             status=status.HTTP_202_ACCEPTED,
         )

@@ -11,4 +11,15 @@ urlpatterns = [
         Operations(api.MatchAnalysisView, api.MatchAnalysisRequestView),
         name="api-match-analysis",
     ),
+    path(
+        "chouettes/<id:pk>/analysis/",
+        Operations(api.ChouetteAnalysisView, api.ChouetteAnalysisRequestView),
+        name="api-chouette-analysis",
+    ),
+    path("matches/import/", api.MatchImportView.as_view(), name="api-match-import"),
+    path(
+        "matches/import/<id:pk>/analysis/",
+        api.ImportedAnalysisView.as_view(),
+        name="api-imported-analysis",
+    ),
 ]

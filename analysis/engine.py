@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib.metadata
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import bgbot_cpp
@@ -22,12 +22,25 @@ from bgsage import can_double_match
 from bgsage.weights import default_weights
 
 from analysis.marks import CLOSE_CUBE, PR_SCALE, Kind, Mark, mark_for
-from backgammon.game import Beaver, Double, Game, Move, NoMove, Pass, Phase, Roll, Take
+from backgammon.cube import CubeContract, Holder
+from backgammon.game import (
+    Action,
+    Beaver,
+    Double,
+    Game,
+    Move,
+    NoMove,
+    Pass,
+    Phase,
+    Roll,
+    Take,
+)
 from backgammon.match import MatchState
 from backgammon.matfile import MatchRecord
 from backgammon.moves import Play, legal_plays
 from backgammon.notation import format_play
 from backgammon.position import Position
+from backgammon.team import BOX
 from backgammon.variants import STANDARD
 
 ENGINE = "bgsage"
@@ -45,6 +58,8 @@ class Decision:
     Equities are the decider's, cubeful, after the decision. ``counted``: the decision
     is one of the player's counted decisions (an unforced move, a close or wrong cube
     decision, any take or pass); the loss of a decision not counted is 0 anyway.
+    ``holder``, in a chouette: the team member whose cube the cube decision is on (the
+    box's double or answer included), or who moved for the team; None otherwise.
     """
 
     move_number: int
@@ -55,6 +70,7 @@ class Decision:
     played_equity: float
     best_equity: float
     counted: bool
+    holder: Holder | None = None
 
     @property
     def loss(self) -> float:
@@ -97,9 +113,14 @@ def _rate(loss: float, decisions: int) -> float | None:
     return PR_SCALE * loss / decisions if decisions else None
 
 
-def figures(decisions: Sequence[Decision], side: int) -> Figures:
-    """``side``'s figures: its counted decisions, losses and blunders, checker and cube apart."""
-    mine = [d for d in decisions if d.side == side and d.counted]
+def figures(decisions: Sequence[Decision], side: int, holder: Holder | None = None) -> Figures:
+    """``side``'s figures: its counted decisions, losses and blunders, checker and cube
+    apart; with ``holder``, that team member's alone (a chouette)."""
+    mine = [
+        d
+        for d in decisions
+        if d.side == side and d.counted and (holder is None or d.holder == holder)
+    ]
     checker = [d for d in mine if d.kind is Kind.CHECKER]
     cube = [d for d in mine if d.kind is Kind.CUBE]
     return Figures(
@@ -153,9 +174,12 @@ class Situation:
         }
 
 
-def situation(game: Game, state: MatchState, side: int) -> Situation:
-    """The cube and score of ``game`` (played in ``state``) as ``side`` sees them."""
-    cube = game.cube
+def situation(
+    game: Game, state: MatchState, side: int, contract: CubeContract | None = None
+) -> Situation:
+    """The cube (``contract``, default the game's one) and score of ``game`` (played in
+    ``state``) as ``side`` sees them."""
+    cube = game.cube if contract is None else contract
     owner = "centered" if cube.owner is None else "player" if cube.owner == side else "opponent"
     away = (0, 0)
     if not state.money:
@@ -225,14 +249,17 @@ class Engine:
                 )
             )
 
-    def checker(self, game: Game, state: MatchState) -> CheckerChoice:
-        """The rolled position's legal plays ranked by the engine, best first."""
+    def checker(
+        self, game: Game, state: MatchState, contract: CubeContract | None = None
+    ) -> CheckerChoice:
+        """The rolled position's legal plays ranked by the engine, best first, with the
+        cube of ``contract`` (default the game's one cube)."""
         view = game.position_for(game.on_roll)
         assert isinstance(view, Position) and game.dice is not None
         plays = {tuple(sage_board(p.result)): p for p in legal_plays(view, game.dice)}
         if len(plays) == 1:
             return CheckerChoice(tuple(plays.values()), (0.0,))
-        at = situation(game, state, game.on_roll)
+        at = situation(game, state, game.on_roll, contract)
         asked = {"board": sage_board(view), "die1": game.dice[0], "die2": game.dice[1]}
         asked.update(at.cube_args())
         (ranked,) = bgbot_cpp.batch_checker_play(
@@ -241,13 +268,16 @@ class Engine:
         found = [(plays[tuple(m["board"])], float(m["equity"])) for m in ranked["moves"]]
         return CheckerChoice(tuple(p for p, _ in found), tuple(e for _, e in found))
 
-    def cube(self, game: Game, state: MatchState) -> CubeChoice | None:
-        """The side on roll's cube decision before its roll; None when it may not double."""
-        if not may_double(game, state):
+    def cube(
+        self, game: Game, state: MatchState, contract: CubeContract | None = None
+    ) -> CubeChoice | None:
+        """The side on roll's cube decision before its roll on ``contract`` (default the
+        game's one cube); None when it may not double."""
+        if not may_double(game, state, contract):
             return None
         view = game.position_for(game.on_roll)
         assert isinstance(view, Position)
-        at = situation(game, state, game.on_roll)
+        at = situation(game, state, game.on_roll, contract)
         args = at.cube_args()
         asked = (sage_board(view), args["cube_value"], args["cube_owner"], *at.away, at.crawford)
         (answer,) = bgbot_cpp.batch_evaluate_positions(
@@ -258,15 +288,15 @@ class Engine:
         )
 
 
-def may_double(game: Game, state: MatchState) -> bool:
-    """The side on roll may double now, and doubling can change something (a dead cube
-    in a match cannot)."""
+def may_double(game: Game, state: MatchState, contract: CubeContract | None = None) -> bool:
+    """The side on roll may double now (on ``contract``, default the game's one cube),
+    and doubling can change something (a dead cube in a match cannot)."""
     side = game.on_roll
     if not game.options.cube_allowed or game.options.crawford:
         return False
-    if not game.cube.can_offer(side):
+    if not (game.cube if contract is None else contract).can_offer(side):
         return False
-    at = situation(game, state, side)
+    at = situation(game, state, side, contract)
     if state.money:
         return True
     return bool(can_double_match(at.away[0], at.away[1], at.cube_value, at.cube_owner, False))
@@ -303,9 +333,14 @@ def analyse_game(engine: Engine, game: Game, state: MatchState) -> list[Decision
 
 
 def _checker_decision(
-    engine: Engine, game: Game, state: MatchState, move: Move, roll_number: int
+    engine: Engine,
+    game: Game,
+    state: MatchState,
+    move: Move,
+    roll_number: int,
+    contract: CubeContract | None = None,
 ) -> Decision:
-    choice = engine.checker(game, state)
+    choice = engine.checker(game, state, contract)
     played = game.play(move.steps).position_for(game.on_roll)
     index = next(i for i, p in enumerate(choice.plays) if p.result == played)
     return Decision(
@@ -364,6 +399,79 @@ def _cube_decisions(
             best_equity=max(take, pass_),
             counted=True,
         )
+
+
+def analyse_chouette_game(engine: Engine, start: Game, history: Sequence[Action]) -> list[Decision]:
+    """Every decision of a chouette game played from ``start`` through ``history``, each
+    judged for the one who made it (docs/analysis.md, "Chouettes"): the box's checker
+    plays (side 0) and the team's (side 1, ``holder`` the member who moved for it), and
+    on every member's own cube, before each roll, the double or no double of the side on
+    roll and the answer to a double: the box doubling the member and the member's take
+    or pass, or the member doubling the box and the box's answer (``holder`` the member
+    whose cube it is). Money equity, per point at stake, so the cubes add up."""
+    if start.options.chouette is None or start.options.variant != STANDARD:
+        raise Unsupported("not a chouette game at standard backgammon")
+    state = MatchState()  # money: the game's own options say Jacoby and beavers
+    decisions: list[Decision] = []
+    roll_number = 1
+    replayed = start
+    judged = False  # the turn's cube decisions are judged (at its first action)
+    for index, action in enumerate(history):
+        if isinstance(action, Move):
+            # Judged with the captain's cube: the member moving for the team, and the
+            # box's first opponent.
+            captain = replayed.captain
+            assert captain is not None  # a game someone is still playing
+            move = _checker_decision(
+                engine, replayed, state, action, roll_number, replayed.contract(captain)
+            )
+            decisions.append(replace(move, holder=None if replayed.on_roll == BOX else captain))
+        elif replayed.phase is Phase.ROLL and not judged and not isinstance(action, NoMove):
+            judged = True
+            decisions.extend(
+                _chouette_cube(engine, replayed, state, history[index:], roll_number + 1)
+            )
+        if isinstance(action, Roll):
+            roll_number += 1
+            judged = False
+        if not isinstance(action, NoMove):
+            replayed = replayed.apply(action)
+    return decisions
+
+
+def _chouette_cube(
+    engine: Engine, game: Game, state: MatchState, turn: Sequence[Action], roll_number: int
+) -> Iterator[Decision]:
+    """The cube decisions of the side on roll's turn, one set per member's cube: who
+    doubled in ``turn`` (the actions up to the roll) and how each double was answered."""
+    doubled: set[Holder] = set()
+    answers: dict[Holder, str] = {}
+    for action in turn:
+        if isinstance(action, Roll):
+            break
+        if isinstance(action, Double):
+            doubled.update(action.holders)
+        elif isinstance(action, Take | Pass | Beaver):
+            answers.setdefault(action.holder, _answer([action]) or "")
+    choices: dict[str, CubeChoice | None] = {}  # one board: the owner alone differs
+    for contract in game.contracts:
+        if not contract.can_offer(game.on_roll):
+            continue
+        owner = situation(game, state, game.on_roll, contract).cube_owner
+        if owner not in choices:
+            choices[owner] = engine.cube(game, state, contract)
+        choice = choices[owner]
+        if choice is None:
+            continue
+        holder = contract.holder
+        for decision in _cube_decisions(
+            choice,
+            game.on_roll,
+            holder in doubled,
+            answers.get(holder) if holder in doubled else None,
+            roll_number,
+        ):
+            yield replace(decision, holder=holder)
 
 
 ProgressCallback = Callable[[int, int], None]

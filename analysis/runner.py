@@ -12,10 +12,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from analysis import engine as judge
-from analysis import services
+from analysis import selectors, services
 from analysis.models import Decision, MatchAnalysis, PlayerFigures
-from club.models import Player
-from matches import selectors as matches_selectors
+from backgammon.game import Game
 
 _ENGINES: dict[int, judge.Engine] = {}  # one a depth a process: its networks load once
 
@@ -45,41 +44,52 @@ def analysis_run(*, analysis_id: int, plies: int) -> str:
         analysis.started_at = timezone.now()
         analysis.progress = 0.0
         analysis.save(update_fields=["status", "attempts", "started_at", "progress"])
-        match = analysis.match
-    record = matches_selectors.match_record(match)
+        analysed = selectors.analysed_match(analysis)
 
     def progress(done: int, total: int) -> None:
         # Short of 1 until the numbers are stored.
         MatchAnalysis.objects.filter(pk=analysis_id).update(progress=0.99 * done / total)
 
     try:
-        games = judge.analyse_match(engine_at(plies), record, progress)
+        games = _judge(engine_at(plies), analysed, progress)
     except judge.Unsupported:
         services.analysis_fail(
             analysis_id=analysis_id,
             message=_("Only standard backgammon matches and money sessions are analysed."),
         )
         return MatchAnalysis.Status.FAILED
-    _store(analysis_id, plies, record.players, games)
+    _store(analysis_id, plies, analysed, games)
     return MatchAnalysis.Status.DONE
+
+
+def _judge(
+    engine: judge.Engine, analysed: selectors.Analysed, progress: judge.ProgressCallback
+) -> list[list[judge.Decision]]:
+    """Each game's decisions: a match's, or the one game of a chouette."""
+    game = analysed.chouette_game
+    if game is None:
+        assert analysed.record is not None
+        return judge.analyse_match(engine, analysed.record, progress)
+    start = Game.start(game.options, game.opening)
+    decisions = judge.analyse_chouette_game(engine, start, game.compact().history)
+    progress(1, 1)
+    return [decisions]
 
 
 def _store(
     analysis_id: int,
     plies: int,
-    names: tuple[str, str],
+    analysed: selectors.Analysed,
     games: list[list[judge.Decision]],
 ) -> None:
     """Replace the analysis' numbers with this run's, all at once."""
-    players = {p.user.username: p for p in Player.objects.filter(user__username__in=names)}
     decisions = [d for game in games for d in game]
     with transaction.atomic():
         analysis = MatchAnalysis.objects.select_for_update().get(pk=analysis_id)
         analysis.players.all().delete()
         analysis.decisions.all().delete()
         PlayerFigures.objects.bulk_create(
-            _figures(analysis, side, names[side], players.get(names[side]), decisions)
-            for side in (0, 1)
+            _figures(analysis, seat, decisions) for seat in analysed.seats
         )
         Decision.objects.bulk_create(
             Decision(
@@ -96,6 +106,7 @@ def _store(
                 equity_loss=d.loss,
                 mark=d.mark.value,
                 counted=d.counted,
+                holder="" if d.holder is None else str(d.holder),
             )
             for number, game in enumerate(games, start=1)
             for seq, d in enumerate(game)
@@ -110,18 +121,15 @@ def _store(
 
 
 def _figures(
-    analysis: MatchAnalysis,
-    side: int,
-    username: str,
-    player: Player | None,
-    decisions: list[judge.Decision],
+    analysis: MatchAnalysis, seat: selectors.Seat, decisions: list[judge.Decision]
 ) -> PlayerFigures:
-    mine = judge.figures(decisions, side)
+    mine = judge.figures(decisions, seat.side, seat.holder)
     return PlayerFigures(
         analysis=analysis,
-        side=side,
-        player=player,
-        username=username,
+        side=seat.side,
+        place=seat.place,
+        player=seat.player,
+        username=seat.username,
         checker_decisions=mine.checker_decisions,
         cube_decisions=mine.cube_decisions,
         checker_loss=mine.checker_loss,

@@ -1,12 +1,95 @@
-"""Reading a match's analysis for the API."""
+"""Reading a match's analysis for the API, and the match it analyses for the worker."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from django.db import models
+from django.db.models import Count, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
-from analysis.models import MatchAnalysis
-from matches.models import Match
+from analysis.marks import PR_SCALE, Kind
+from analysis.models import Decision, ImportedMatch, MatchAnalysis, PlayerFigures
+from backgammon.game import Double, Game, Move, NoMove, Phase, Roll
+from backgammon.matfile import MatchRecord, import_mat
+from club.models import Player
+from matches import board
+from matches import selectors as matches_selectors
+from matches.models import Action, Match
 from web.errors import NotFound
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who an analysis gives figures to: ``side`` and ``place`` (a chouette's members:
+    their place in the line), the name the figures carry, the member (None: a guest of
+    an imported match), and in a chouette the holder whose decisions are theirs."""
+
+    side: int
+    place: int
+    username: str
+    player: Player | None
+    holder: str | None = None
+
+
+@dataclass(frozen=True)
+class Analysed:
+    """What an analysis judges: a match's record, or one chouette game (the game
+    replayed from the log), and the seats its figures go to."""
+
+    seats: tuple[Seat, ...]
+    record: MatchRecord | None = None
+    chouette_game: Game | None = None
+
+
+def analysed_match(analysis: MatchAnalysis) -> Analysed:
+    """The match or chouette game of ``analysis``, and who played it."""
+    imported = analysis.imported
+    if imported is not None:
+        return Analysed(
+            seats=(
+                _seat(0, 0, imported.name_1, imported.player_1),
+                _seat(1, 0, imported.name_2, imported.player_2),
+            ),
+            record=import_mat(imported.text),
+        )
+    if analysis.table_id is not None and analysis.game_number is not None:
+        rows = Action.objects.filter(
+            table_id=analysis.table_id, game_number=analysis.game_number
+        ).order_by("seq")
+        box, *line = analysis.seats
+        members = _members([box, *line])
+        return Analysed(
+            seats=(
+                Seat(0, 0, box, members.get(box)),
+                *(
+                    Seat(1, place, name, members.get(name), holder=name)
+                    for place, name in enumerate(line)
+                ),
+            ),
+            chouette_game=matches_selectors.replay_game(rows),
+        )
+    assert analysis.match is not None
+    record = matches_selectors.match_record(analysis.match)
+    members = _members(record.players)
+    return Analysed(
+        seats=tuple(
+            Seat(side, 0, name, members.get(name)) for side, name in enumerate(record.players)
+        ),
+        record=record,
+    )
+
+
+def _seat(side: int, place: int, name: str, player: Player | None) -> Seat:
+    return Seat(side, place, name if player is None else player.username, player)
+
+
+def _members(usernames: Sequence[str]) -> dict[str, Player]:
+    found = Player.objects.select_related("user").filter(user__username__in=usernames)
+    return {p.username: p for p in found}
 
 
 def analysis_for_match(*, match_id: int) -> MatchAnalysis:
@@ -24,25 +107,44 @@ def analysis_for_match(*, match_id: int) -> MatchAnalysis:
     return found
 
 
+def analysis_for_import(*, import_id: int) -> MatchAnalysis:
+    """An imported match's analysis, or ``NotFound``."""
+    found = (
+        MatchAnalysis.objects.filter(imported_id=import_id)
+        .prefetch_related("players", "decisions")
+        .first()
+    )
+    if found is None:
+        raise NotFound(_("There is no imported match %(id)s.") % {"id": import_id})
+    return found
+
+
+def imported_detail(imported: ImportedMatch) -> dict[str, Any]:
+    """An imported match as the API answers its upload: its players (the names in the
+    file, and the members they are, None for a guest) and its analysis."""
+    return {
+        "id": imported.pk,
+        "length": imported.length,
+        "games": imported.games,
+        "played_on": imported.played_on,
+        "players": [
+            {"name": name, "username": None if player is None else player.username}
+            for name, player in (
+                (imported.name_1, imported.player_1),
+                (imported.name_2, imported.player_2),
+            )
+        ],
+        "analysis": analysis_detail(analysis_for_import(import_id=imported.pk)),
+    }
+
+
 def analysis_detail(analysis: MatchAnalysis) -> dict[str, Any]:
     """The analysis as the API answers it (shared/API.md)."""
     players = list(analysis.players.all())
-    names = {p.side: p.username for p in players}
     games: dict[int, list[dict[str, Any]]] = {}
     for decision in analysis.decisions.all():
         games.setdefault(decision.game_number, []).append(
-            {
-                "move_number": decision.move_number,
-                "player": names.get(decision.side, ""),
-                "kind": decision.kind,
-                "played": decision.played,
-                "best": decision.best,
-                "equity_loss": decision.equity_loss,
-                "mark": decision.mark or None,
-                "played_equity": decision.played_equity,
-                "best_equity": decision.best_equity,
-                "counted": decision.counted,
-            }
+            _decision_detail(decision, players, analysis.seats)
         )
     return {
         "status": analysis.status,
@@ -50,21 +152,280 @@ def analysis_detail(analysis: MatchAnalysis) -> dict[str, Any]:
         "engine": analysis.engine,
         "plies": analysis.plies,
         "error": analysis.error,
-        "players": [
-            {
-                "username": p.username,
-                "pr": p.pr,
-                "checker_pr": p.checker_pr,
-                "cube_pr": p.cube_pr,
-                "decisions": p.decisions,
-                "checker_decisions": p.checker_decisions,
-                "cube_decisions": p.cube_decisions,
-                "blunders": p.blunders,
-            }
-            for p in players
-        ],
+        "players": [_figures_detail(p) for p in players],
         "games": [
             {"number": number, "decisions": decisions}
             for number, decisions in sorted(games.items())
         ],
     }
+
+
+def _decision_detail(
+    decision: Decision, players: list[PlayerFigures], seats: list[str]
+) -> dict[str, Any]:
+    """One decision; in a chouette, ``player`` is who made it (the box, or the member)
+    and ``cube_of`` the member whose cube a cube decision is on."""
+    if seats:
+        player = seats[0] if decision.side == 0 else decision.holder
+    else:
+        player = next((p.username for p in players if p.side == decision.side), "")
+    cube_of = decision.holder if seats and decision.kind == Kind.CUBE else None
+    return {
+        "move_number": decision.move_number,
+        "player": player,
+        "kind": decision.kind,
+        "played": decision.played,
+        "best": decision.best,
+        "equity_loss": decision.equity_loss,
+        "mark": decision.mark or None,
+        "played_equity": decision.played_equity,
+        "best_equity": decision.best_equity,
+        "counted": decision.counted,
+        "cube_of": cube_of,
+    }
+
+
+def _figures_detail(p: PlayerFigures | Summed) -> dict[str, Any]:
+    return {
+        "username": p.username,
+        "pr": p.pr,
+        "checker_pr": p.checker_pr,
+        "cube_pr": p.cube_pr,
+        "decisions": p.decisions,
+        "checker_decisions": p.checker_decisions,
+        "cube_decisions": p.cube_decisions,
+        "blunders": p.blunders,
+    }
+
+
+@dataclass
+class Summed:
+    """One player's figures over several analyses (a chouette session's games)."""
+
+    username: str
+    checker_decisions: int = 0
+    cube_decisions: int = 0
+    checker_loss: float = 0.0
+    cube_loss: float = 0.0
+    blunders: int = 0
+
+    def add(self, figures: PlayerFigures) -> None:
+        self.checker_decisions += figures.checker_decisions
+        self.cube_decisions += figures.cube_decisions
+        self.checker_loss += figures.checker_loss
+        self.cube_loss += figures.cube_loss
+        self.blunders += figures.blunders
+
+    @property
+    def decisions(self) -> int:
+        return self.checker_decisions + self.cube_decisions
+
+    @property
+    def pr(self) -> float | None:
+        return _rate(self.checker_loss + self.cube_loss, self.decisions)
+
+    @property
+    def checker_pr(self) -> float | None:
+        return _rate(self.checker_loss, self.checker_decisions)
+
+    @property
+    def cube_pr(self) -> float | None:
+        return _rate(self.cube_loss, self.cube_decisions)
+
+
+def _rate(loss: float, decisions: int) -> float | None:
+    return PR_SCALE * loss / decisions if decisions else None
+
+
+def chouette_analyses(*, chouette_id: int) -> list[MatchAnalysis]:
+    """The analyses of an online chouette's games, in order; ``NotFound`` if none is
+    queued yet (each game is, once it is over)."""
+    found = list(
+        MatchAnalysis.objects.filter(table__chouette__pk=chouette_id, table__isnull=False)
+        .prefetch_related("players", "decisions")
+        .order_by("game_number")
+    )
+    if not found:
+        raise NotFound(
+            _("No game of the chouette %(id)s played online has been analysed.")
+            % {"id": chouette_id}
+        )
+    return found
+
+
+def chouette_analysis_detail(analyses: list[MatchAnalysis]) -> dict[str, Any]:
+    """A chouette session's analysis in the match's shape: ``games`` each game's
+    decisions (with its own ``status``), ``players`` each player's figures summed over
+    the games analysed so far; the ``status`` is the least advanced game's."""
+    statuses = {a.status for a in analyses}
+    status = next(
+        s
+        for s in (
+            MatchAnalysis.Status.FAILED,
+            MatchAnalysis.Status.RUNNING,
+            MatchAnalysis.Status.QUEUED,
+            MatchAnalysis.Status.DONE,
+        )
+        if s in statuses
+    )
+    summed: dict[str, Summed] = {}
+    for analysis in analyses:
+        for figures in analysis.players.all():
+            summed.setdefault(figures.username, Summed(figures.username)).add(figures)
+    done = [a for a in analyses if a.status == MatchAnalysis.Status.DONE]
+    return {
+        "status": status,
+        "progress": sum(a.progress for a in analyses) / len(analyses),
+        "engine": done[0].engine if done else "",
+        "plies": min((a.plies for a in done), default=0),
+        "error": next((a.error for a in analyses if a.error), ""),
+        "players": [_figures_detail(s) for s in summed.values()],
+        "games": [
+            {
+                "number": a.game_number,
+                "status": a.status,
+                "decisions": [
+                    _decision_detail(d, list(a.players.all()), a.seats) for d in a.decisions.all()
+                ],
+            }
+            for a in analyses
+        ],
+    }
+
+
+# Error rate over time -------------------------------------------------------------------
+
+
+class GameKind(models.TextChoices):
+    """What the PR pages filter by: every game analysed, or one kind of them."""
+
+    ALL = "", _lazy("all games")
+    MATCH = "match", _lazy("matches")
+    MONEY = "money", _lazy("money sessions")
+    CHOUETTE = "chouette", _lazy("chouettes")
+    IMPORTED = "imported", _lazy("imported matches")
+
+
+_KIND_FILTERS = {
+    GameKind.MATCH: Q(analysis__match__length__gte=1),
+    GameKind.MONEY: Q(analysis__match__length=0),
+    GameKind.CHOUETTE: Q(analysis__table__isnull=False),
+    GameKind.IMPORTED: Q(analysis__imported__isnull=False),
+}
+
+
+def game_kind(value: str | None) -> GameKind:
+    """The kind a page's ``pr_kind`` asks for; anything unknown is every game."""
+    return GameKind(value) if value in GameKind.values else GameKind.ALL
+
+
+def _figures_of_kind(kind: GameKind) -> QuerySet[PlayerFigures]:
+    found = PlayerFigures.objects.filter(
+        analysis__status=MatchAnalysis.Status.DONE, player__isnull=False
+    ).filter(Q(checker_decisions__gt=0) | Q(cube_decisions__gt=0))
+    return found.filter(_KIND_FILTERS[kind]) if kind in _KIND_FILTERS else found
+
+
+def pr_history(*, player: Player, kind: GameKind = GameKind.ALL) -> list[PlayerFigures]:
+    """The player's figures in each match or chouette game analysed, of ``kind``, in the
+    order the club got them (the analysis' queueing)."""
+    return list(_figures_of_kind(kind).filter(player=player).order_by("analysis_id", "place"))
+
+
+@dataclass(frozen=True)
+class PrRow:
+    """One line of the club's PR table: a player's figures over everything analysed."""
+
+    player: Player
+    games: int
+    decisions: int
+    pr: float | None
+    checker_pr: float | None
+    cube_pr: float | None
+    blunders: int
+
+
+def pr_table(*, kind: GameKind = GameKind.ALL) -> list[PrRow]:
+    """Every member with an analysed game of ``kind``, the lowest PR (the best) first:
+    PR over all their counted decisions together (500 x equity lost / decisions)."""
+    sums = (
+        _figures_of_kind(kind)
+        .values("player")
+        .annotate(
+            games=Count("id"),
+            checker=Sum("checker_decisions"),
+            cube=Sum("cube_decisions"),
+            checker_lost=Sum("checker_loss"),
+            cube_lost=Sum("cube_loss"),
+            blunder_count=Sum("blunders"),
+        )
+    )
+    players = Player.objects.select_related("user").in_bulk([row["player"] for row in sums])
+    rows = [
+        PrRow(
+            player=players[row["player"]],
+            games=row["games"],
+            decisions=row["checker"] + row["cube"],
+            pr=_rate(row["checker_lost"] + row["cube_lost"], row["checker"] + row["cube"]),
+            checker_pr=_rate(row["checker_lost"], row["checker"]),
+            cube_pr=_rate(row["cube_lost"], row["cube"]),
+            blunders=row["blunder_count"],
+        )
+        for row in sums
+    ]
+    return sorted(rows, key=lambda r: (r.pr if r.pr is not None else 1e9, r.player.display_name))
+
+
+# The review page --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReviewStep:
+    """One decision of the review page: the decision as the API gives it, the board its
+    decider saw (SVG, every label escaped) and the dice."""
+
+    decision: dict[str, Any]
+    board: str
+    dice: tuple[int, int] | None
+
+
+def _states_by_roll(game: Game) -> dict[tuple[str, int], Game]:
+    """The game as each decision found it, keyed as the engine numbers decisions
+    (analysis.engine.analyse_game): ("checker", roll) with the dice rolled, ("cube",
+    roll) before that roll, ("answer", roll) with the double on offer."""
+    states: dict[tuple[str, int], Game] = {}
+    replayed = Game.start(game.options, game.opening)
+    roll_number = 1
+    for action in game.compact().history:
+        if isinstance(action, Move):
+            states[("checker", roll_number)] = replayed
+        elif isinstance(action, Roll | Double) and replayed.phase is Phase.ROLL:
+            states.setdefault(("cube", roll_number + 1), replayed)
+        if isinstance(action, Double):
+            states[("answer", roll_number + 1)] = replayed.apply(action)
+        if isinstance(action, Roll):
+            roll_number += 1
+        if not isinstance(action, NoMove):
+            replayed = replayed.apply(action)
+    return states
+
+
+def review_games(match: Match, detail: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each game of a match's analysis (``analysis_detail``) with, for every decision,
+    the board from its decider's side as it stood then."""
+    names = matches_selectors.players(match)
+    shown = []
+    for game, analysed in zip(matches_selectors.match_games(match), detail["games"], strict=False):
+        states = _states_by_roll(game)
+        steps = []
+        for decision in analysed["decisions"]:
+            answer = decision["played"] in ("take", "pass", "beaver")
+            kind = "answer" if answer else decision["kind"]
+            state = states[(kind, decision["move_number"])]
+            side = names.index(decision["player"]) if decision["player"] in names else 0
+            picture = board.picture_for(state, side)
+            svg = board.board_svg(picture, names=(names[side], names[1 - side]))
+            dice = state.dice if decision["kind"] == Kind.CHECKER else None
+            steps.append(ReviewStep(decision, svg, dice))
+        shown.append({"number": analysed["number"], "steps": steps})
+    return shown

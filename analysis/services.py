@@ -1,4 +1,5 @@
-"""Every write of the analysis app on the web's side: queueing a match's analysis.
+"""Every write of the analysis app on the web's side: queueing a match's analysis,
+importing a match played elsewhere.
 
 The engine never runs here (nor is it imported): the task on the ``analysis`` queue
 runs it in the worker (``analysis.runner``). A match is analysed once; it is queued
@@ -15,13 +16,20 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from analysis.models import MatchAnalysis
-from matches.models import Match
-from web.errors import Conflict, Forbidden, NotFound
+from analysis.models import ImportedMatch, MatchAnalysis
+from backgammon.errors import BackgammonError
+from backgammon.matfile import MatchRecord, import_mat
+from backgammon.variants import STANDARD
+from club.models import Player
+from club.services import MAX_MATCH_LENGTH
+from matches.models import Match, Seat, Table
+from web.errors import Conflict, Forbidden, Invalid, NotFound
 from web.schedule import send_at
 
 TASK = "analysis.analyse"
 STOPPED = gettext_lazy("The engine stopped before the end (a crash or the time limit).")
+# The longest name of a player the club keeps (a username's longest).
+MAX_NAME = 150
 # A run found still running this long after its start died with its process (a crash,
 # the hard time limit); the sweep gives it its second start or fails it.
 STALE_AFTER_LIMIT = 30
@@ -100,15 +108,145 @@ def _plays_in(match: Match, user: User) -> bool:
     return player_id is not None and player_id in (match.creator_id, match.opponent_id)
 
 
+def imported_match_create(
+    *, user: User, text: str, player_1: str | None = None, player_2: str | None = None
+) -> ImportedMatch:
+    """Store a match played elsewhere (a ``.mat`` file's ``text``) and queue its analysis.
+
+    Each of the file's players is the member ``player_1``/``player_2`` names, else the
+    member whose username is the name in the file (letter case aside), else a guest.
+    The uploader must be one of them, or staff. A file the rules refuse is ``Invalid``
+    naming the game and move of its first problem; nothing is stored unless all is.
+    """
+    record = _record_of(text)
+    names = record.players
+    for name in names:
+        if not 1 <= len(name) <= MAX_NAME:
+            raise Invalid(
+                _("A player's name in the file has 1 to %(most)d characters.") % {"most": MAX_NAME}
+            )
+    players = (_member(names[0], player_1), _member(names[1], player_2))
+    if players[0] is not None and players[0] == players[1]:
+        raise Invalid(_("The two players of a match are two different members."))
+    uploader = getattr(user, "player", None)
+    if not user.is_staff and (uploader is None or uploader not in players):
+        raise Forbidden(
+            _(
+                "You may import only a match you played in (name yourself with player_1 "
+                "or player_2); staff may import any."
+            )
+        )
+    with transaction.atomic():
+        imported = ImportedMatch.objects.create(
+            uploaded_by=user,
+            text=text,
+            length=record.start.length,
+            name_1=names[0],
+            name_2=names[1],
+            player_1=players[0],
+            player_2=players[1],
+            games=len(record.games),
+            played_on=record.event_date,
+        )
+        _queue_new(MatchAnalysis(imported=imported))
+    return imported
+
+
+def _record_of(text: str) -> MatchRecord:
+    """The match a ``.mat`` file holds, if the club can analyse it."""
+    if "\x00" in text:  # no text file has one, and PostgreSQL's text cannot hold it
+        raise Invalid(_("The file is not text: it holds a NUL character."), reason="invalid_mat")
+    try:
+        record = import_mat(text)
+    except BackgammonError as error:
+        raise Invalid(
+            _("The file is not a match the club can read: %(error)s") % {"error": error},
+            reason="invalid_mat",
+        ) from None
+    if not record.games:
+        raise Invalid(_("The file holds no game."), reason="invalid_mat")
+    if record.start.length > MAX_MATCH_LENGTH:
+        raise Invalid(
+            _("The match length is at most %(most)s points.") % {"most": MAX_MATCH_LENGTH},
+            reason="invalid_mat",
+        )
+    if record.start.options.variant != STANDARD:
+        raise Invalid(
+            _("Only standard backgammon matches and money sessions are analysed."),
+            reason="invalid_mat",
+        )
+    return record
+
+
+def _member(name: str, username: str | None) -> Player | None:
+    """The member a name of the file is: the one named by ``username``, else the one
+    whose username it is, else None (a guest)."""
+    found = Player.objects.select_related("user")
+    if username is None:
+        return found.filter(user__username__iexact=name).first()
+    member = found.filter(user__username=username).first()
+    if member is None:
+        raise Invalid(_("There is no player called %(username)s.") % {"username": username})
+    return member
+
+
+def chouette_game_queue(*, table_id: int, game_number: int, seats: list[str]) -> MatchAnalysis:
+    """An online chouette's game has ended: queue its analysis (``table_game_finished``;
+    ``seats``: the box's username, then the line's)."""
+    with transaction.atomic():
+        analysis = (
+            MatchAnalysis.objects.select_for_update()
+            .filter(table_id=table_id, game_number=game_number)
+            .first()
+        )
+        if analysis is not None and not _wanted(analysis):
+            return analysis
+        return _queue_new(
+            analysis or MatchAnalysis(table_id=table_id, game_number=game_number, seats=seats)
+        )
+
+
+def chouette_analysis_request(*, chouette_id: int, user: User) -> list[MatchAnalysis]:
+    """A player of an online chouette (or staff) asks for its games' analyses: each
+    finished game is queued by itself when it ends, so this queues again those that
+    failed or were made at fewer plies than the setting asks. The chouette is reached
+    through its table (the relation's name: this app never imports the chouettes')."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(chouette__pk=chouette_id).first()
+        if table is None:
+            raise NotFound(_("There is no chouette %(id)s played online.") % {"id": chouette_id})
+        analyses = list(
+            MatchAnalysis.objects.select_for_update().filter(table=table).order_by("game_number")
+        )
+        seated = {name for analysis in analyses for name in analysis.seats}
+        sits = Seat.objects.filter(table=table, player__user=user).exists()
+        if not (user.is_staff or user.get_username() in seated or sits):
+            raise Forbidden(_("Only the chouette's players and staff may ask for its analysis."))
+        if not analyses:
+            raise Conflict(_("No game of this chouette is over: each is analysed once it is."))
+        return [_queue_new(a) if _wanted(a) else a for a in analyses]
+
+
 def _queue(match: Match) -> MatchAnalysis:
-    plies = settings.ANALYSIS_PLIES
     analysis = MatchAnalysis.objects.select_for_update().filter(match=match).first()
-    if analysis is not None and (
-        analysis.status in (MatchAnalysis.Status.QUEUED, MatchAnalysis.Status.RUNNING)
-        or (analysis.status == MatchAnalysis.Status.DONE and analysis.plies >= plies)
-    ):
+    if analysis is not None and not _wanted(analysis):
         return analysis
-    analysis = analysis or MatchAnalysis(match=match)
+    return _queue_new(analysis or MatchAnalysis(match=match))
+
+
+def _wanted(analysis: MatchAnalysis) -> bool:
+    """The analysis is to be run (again): not on its way, nor done at the setting's depth."""
+    return not (
+        analysis.status in (MatchAnalysis.Status.QUEUED, MatchAnalysis.Status.RUNNING)
+        or (
+            analysis.status == MatchAnalysis.Status.DONE
+            and analysis.plies >= settings.ANALYSIS_PLIES
+        )
+    )
+
+
+def _queue_new(analysis: MatchAnalysis) -> MatchAnalysis:
+    """Queue ``analysis`` afresh: the task is sent once the transaction commits."""
     analysis.status = MatchAnalysis.Status.QUEUED
     analysis.progress = 0.0
     analysis.attempts = 0

@@ -34,6 +34,7 @@ from club.models import Player
 from matches import table_engine
 from matches.errors import NotYourTurn, StaleTurn
 from matches.models import Table
+from matches.signals import table_game_finished
 from web.errors import Conflict, Forbidden, Invalid, NotFound
 
 # The name the chouettes' timeout task had before the table engine's one task: the
@@ -102,6 +103,7 @@ class ChouetteTurn(table_engine.TableTurn):
         self.clock_run(to_act=game.turn, same_period=self.keep_deadline, spent_by=None)
         dice = {} if self.dice_used is None else {"dice_used": self.dice_used}
         if game.over:  # it ended in this request: a game over is never acted on
+            self._tell_finished(game)
             seating = selectors.chouette_seating(chouette=locked, names=self.names)
             record = record_game(seating, game)
             scored = score_game(seating, record)
@@ -123,6 +125,18 @@ class ChouetteTurn(table_engine.TableTurn):
             chouette_version_advance(locked=locked, **dice)
         locked.standing = self.standing
         super().save()
+
+    def _tell_finished(self, game: Game) -> None:
+        """Once committed, the apps built on the tables hear the game is over (the
+        analysis queues it: docs/analysis.md), with who sat where."""
+        table_id, number = self.table.pk, self.table.game_number
+        seats = [self.box, *(str(holder) for holder in game.options.holders)]
+        db_transaction.on_commit(
+            lambda: table_game_finished.send(
+                sender=Table, table_id=table_id, game_number=number, seats=seats
+            ),
+            robust=True,
+        )
 
     @property
     def names(self) -> dict[int, str]:

@@ -1,4 +1,6 @@
-"""Charts drawn on the server as SVG (no JavaScript, no CDN): a player's rating history."""
+"""Charts drawn on the server as SVG (no JavaScript, no CDN, no inline style): a line of
+figures over a player's matches; a player's rating history is one, their error rate
+(the analysis app's PR history) another."""
 
 import math
 
@@ -14,7 +16,7 @@ BOTTOM = 40  # room for the match labels
 
 
 def _nice_bounds(low: float, high: float) -> tuple[float, float]:
-    """Round the rating range outwards to tens, never narrower than 20 points."""
+    """Round the range outwards to tens, never narrower than 20."""
     low = math.floor(low / 10) * 10
     high = math.ceil(high / 10) * 10
     if high - low < 20:
@@ -33,7 +35,35 @@ def rating_chart_svg(
 
     The returned markup escapes every label, so it is safe to mark safe.
     """
-    title = title or _("Rating history")
+    return line_chart_svg(
+        ratings,
+        title=title or _("Rating history"),
+        axis_title=_("Rated matches"),
+        empty=_("No rated matches yet"),
+        reference=1500.0,
+        first_label=first_label,
+        last_label=last_label,
+    )
+
+
+def line_chart_svg(
+    values: list[float],
+    *,
+    title: str,
+    axis_title: str,
+    empty: str,
+    reference: float | None = None,
+    first: int = 0,
+    first_label: str = "",
+    last_label: str = "",
+) -> str:
+    """An SVG line chart of ``values``, one a match, with axes: the lowest and highest
+    value (and ``reference``, when it is inside) on the y axis, the matches numbered from
+    ``first`` (with ``first_label``/``last_label``) on the x axis, ``axis_title`` under
+    it; ``empty`` says why there is no line when there are fewer than two values.
+
+    The returned markup escapes every label, so it is safe to mark safe.
+    """
     plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
     parts = [
@@ -45,26 +75,24 @@ def rating_chart_svg(
         f'<line class="axis" x1="{LEFT}" y1="{TOP + plot_h}" x2="{LEFT + plot_w}" '
         f'y2="{TOP + plot_h}" />',
     ]
-    if len(ratings) < 2:
-        # xgettext cannot see a string inside an f-string: translated outside it.
-        empty = _("No rated matches yet")
+    if len(values) < 2:
         parts.append(
             f'<text class="empty" x="{LEFT + plot_w / 2:.1f}" y="{TOP + plot_h / 2:.1f}" '
             f'text-anchor="middle">{escape(empty)}</text>'
         )
         parts.append("</svg>")
         return "".join(parts)
-    low, high = _nice_bounds(min(ratings), max(ratings))
-    count = len(ratings) - 1
+    low, high = _nice_bounds(min(values), max(values))
+    count = len(values) - 1
 
     def x(index: int) -> float:
         return LEFT + plot_w * index / count
 
-    def y(rating: float) -> float:
-        return TOP + plot_h * (high - rating) / (high - low)
+    def y(value: float) -> float:
+        return TOP + plot_h * (high - value) / (high - low)
 
-    # Rating labels and grid lines: the bounds, and the starting 1500 when it is inside.
-    ticks = [low, high] + ([1500.0] if low < 1500.0 < high else [])
+    # Labels and grid lines: the bounds, and the reference when it is inside.
+    ticks = [low, high] + ([reference] if reference is not None and low < reference < high else [])
     for tick in ticks:
         parts.append(
             f'<line class="grid" x1="{LEFT}" y1="{y(tick):.1f}" x2="{LEFT + plot_w}" '
@@ -74,18 +102,18 @@ def rating_chart_svg(
         )
     # Match numbers (and dates) under the x axis.
     base = TOP + plot_h
-    axis_title = _("Rated matches")
     parts.append(
-        f'<text class="label" x="{LEFT}" y="{base + 16}" text-anchor="start">0'
+        f'<text class="label" x="{LEFT}" y="{base + 16}" text-anchor="start">{first}'
         f"{(' · ' + escape(first_label)) if first_label else ''}</text>"
-        f'<text class="label" x="{LEFT + plot_w}" y="{base + 16}" text-anchor="end">{count}'
+        f'<text class="label" x="{LEFT + plot_w}" y="{base + 16}" text-anchor="end">'
+        f"{first + count}"
         f"{(' · ' + escape(last_label)) if last_label else ''}</text>"
         f'<text class="label" x="{LEFT + plot_w / 2:.1f}" y="{base + 34}" '
         f'text-anchor="middle">{escape(axis_title)}</text>'
     )
-    points = " ".join(f"{x(i):.1f},{y(r):.1f}" for i, r in enumerate(ratings))
+    points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
     parts.append(f'<polyline class="line" fill="none" points="{points}" />')
-    last = ratings[-1]
+    last = values[-1]
     parts.append(
         f'<circle class="dot" cx="{x(count):.1f}" cy="{y(last):.1f}" r="3">'
         f"<title>{last:.1f}</title></circle>"

@@ -50,6 +50,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("", include("matches.urls")),
+    path("", include("analysis.urls")),
     # Whatever else starts with api/ (a newline in the path included).
     re_path(r"^api/", api_not_found),
 ]

@@ -56,3 +56,34 @@ class JSONParser(parsers.JSONParser):
         if _deeper_than(data, MAX_JSON_DEPTH):
             raise too_deep
         return data
+
+
+class MultiPartParser(parsers.MultiPartParser):
+    """DRF's multipart parser (a file upload) within the same body size limit as JSON:
+    a body declared over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes is a 413 before any of it
+    is read (Django keeps the limit for a form's fields, not for its files); a body that
+    is not a valid form is a 400 saying so."""
+
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        meta = (parser_context or {})["request"].META
+        try:
+            declared = int(meta.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            declared = 0
+        if declared > limit:
+            raise BodyTooLarge(
+                _("The request body is larger than %(limit)d bytes.") % {"limit": limit}
+            )
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except exceptions.ParseError as error:
+            raise exceptions.ValidationError(
+                _("The request body is not a valid multipart form: %(error)s")
+                % {"error": error.detail}
+            ) from None

@@ -32,6 +32,7 @@ ERROR_DESCRIPTIONS = {
     404: _("Not found."),
     409: _("In conflict with the current state; nothing was changed."),
     413: _("The request body is too large; nothing was changed."),
+    415: _("The request body is not of the media type the operation takes."),
     429: _(
         "Too many requests: too many writes by this user in a minute, or (logging in) too "
         "many wrong passwords for this account from this address; nothing was changed. "
@@ -82,6 +83,8 @@ class ClubAutoSchema(AutoSchema):
             statuses.add(400)
         if "requestBody" in operation:
             statuses.add(413)
+            if "application/json" not in operation["requestBody"].get("content", {}):
+                statuses.add(415)  # an upload: DRF refuses the media types it cannot parse
         statuses.add(503)  # every operation reads or writes the database
         if self.method not in permissions.SAFE_METHODS:
             statuses.add(429)  # web.guard: writes are throttled, logins locked

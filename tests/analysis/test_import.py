@@ -1,0 +1,171 @@
+"""POST /api/matches/import/: a match played elsewhere, uploaded as a .mat file, is
+stored and analysed like a finished match; bad files, strangers and unknown members
+are refused with a clear error and nothing stored (docs/analysis.md, "Imported matches")."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from analysis import runner, services
+from analysis.engine import Engine
+from analysis.models import ImportedMatch, MatchAnalysis
+from analysis.selfplay import Player, human, play_match
+from backgammon.matfile import export_mat
+from club.models import MatchResult
+
+URL = "/api/matches/import/"
+
+
+@pytest.fixture(scope="module")
+def mat_text():
+    """A 3-point match between "alice" and "bob" (three games, a double taken, one passed)."""
+    record = play_match(Engine(0), (Player("alice", human), Player("bob", human)), 3, seed=4)
+    return export_mat(record)
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    ids = []
+    monkeypatch.setattr(services, "_send", ids.append)
+    return ids
+
+
+def upload(client, text, **fields):
+    data = text.encode() if isinstance(text, str) else text
+    fields["file"] = SimpleUploadedFile("match.mat", data, content_type="text/plain")
+    return client.post(URL, fields, format="multipart")
+
+
+def nothing_stored():
+    return not ImportedMatch.objects.exists() and not MatchAnalysis.objects.exists()
+
+
+def test_a_player_imports_a_match_and_it_is_analysed(
+    api, alice, bob, mat_text, sent, django_capture_on_commit_callbacks
+):
+    ratings = (alice.rating, bob.rating)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = upload(api.as_user(alice.user), mat_text)
+    assert answer.status_code == 202, answer.json()
+    body = answer.json()
+    assert body["length"] == 3 and body["games"] == 3
+    assert body["players"] == [
+        {"name": "alice", "username": "alice"},
+        {"name": "bob", "username": "bob"},
+    ]
+    assert body["analysis"]["status"] == "queued"
+    analysis = MatchAnalysis.objects.get(imported_id=body["id"])
+    assert sent == [analysis.pk]
+    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "done"
+    read = api.as_user(bob.user).get(f"{URL}{body['id']}/analysis/").json()
+    assert read["status"] == "done" and read["progress"] == 1.0
+    assert [p["username"] for p in read["players"]] == ["alice", "bob"]
+    assert [g["number"] for g in read["games"]] == [1, 2, 3]
+    assert all(p["decisions"] > 0 for p in read["players"])
+    assert {f.player for f in analysis.players.all()} == {alice, bob}
+    # Unrated: an imported match records no result and moves no rating.
+    assert not MatchResult.objects.exists()
+    alice.refresh_from_db()
+    bob.refresh_from_db()
+    assert (alice.rating, bob.rating) == ratings
+
+
+def test_names_that_are_no_members_are_guests_or_mapped(
+    api, alice, mat_text, sent, django_capture_on_commit_callbacks
+):
+    text = mat_text.replace('"alice"', '"Alice Smith"').replace('"bob"', '"Zed"')
+    text = text.replace(" alice : ", " Alice Smith : ").replace(" bob : ", " Zed : ")
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = upload(api.as_user(alice.user), text, player_1="alice")
+    assert answer.status_code == 202, answer.json()
+    assert answer.json()["players"] == [
+        {"name": "Alice Smith", "username": "alice"},
+        {"name": "Zed", "username": None},
+    ]
+    analysis = MatchAnalysis.objects.get(imported_id=answer.json()["id"])
+    runner.analysis_run(analysis_id=analysis.pk, plies=0)
+    guest = analysis.players.get(side=1)
+    assert guest.username == "Zed" and guest.player is None
+
+
+def test_staff_may_import_a_match_of_guests(api, staff, mat_text, sent):
+    text = mat_text.replace('"alice"', '"Xena"').replace('"bob"', '"Yuri"')
+    answer = upload(api.as_user(staff.user), text)
+    assert answer.status_code == 202
+    assert [p["username"] for p in answer.json()["players"]] == [None, None]
+
+
+def test_a_stranger_may_not_import_a_match_of_others(api, alice, bob, carol, mat_text, sent):
+    answer = upload(api.as_user(carol.user), mat_text)
+    assert answer.status_code == 403 and answer.json()["error"] == "forbidden"
+    assert "player_1" in answer.json()["detail"]
+    assert nothing_stored() and sent == []
+
+
+def test_a_corrupt_file_names_the_game_and_move_of_its_first_problem(
+    api, alice, bob, mat_text, sent
+):
+    # Game 2, move 2: alice's 23 played with a 1.
+    corrupt = mat_text.replace("23: 13/10 13/11", "23: 13/10 13/12", 1)
+    assert corrupt != mat_text
+    answer = upload(api.as_user(alice.user), corrupt)
+    assert answer.status_code == 400
+    body = answer.json()
+    assert body["error"] == "invalid" and body["reason"] == "invalid_mat"
+    assert "game 2, move 2" in body["detail"]
+    assert nothing_stored() and sent == []
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"\x00\xff\xfe not a match at all", b'; [Player 1 "a"]\n 3 point match\n'],
+    ids=["empty", "binary", "no-game"],
+)
+def test_a_file_that_is_no_match_is_refused(api, alice, content, sent):
+    answer = upload(api.as_user(alice.user), content)
+    assert answer.status_code == 400 and answer.json()["error"] == "invalid"
+    assert nothing_stored()
+
+
+def test_a_nul_character_is_refused_even_where_the_format_ignores_it(api, alice, mat_text, sent):
+    answer = upload(api.as_user(alice.user), "; a comment \x00\n" + mat_text)
+    assert answer.status_code == 400 and "NUL" in answer.json()["detail"]
+    assert nothing_stored()
+
+
+def test_a_file_too_large_is_refused(api, alice, mat_text, settings, sent):
+    settings.ANALYSIS_IMPORT_MAX_BYTES = len(mat_text.encode()) - 1
+    answer = upload(api.as_user(alice.user), mat_text)
+    assert answer.status_code == 413 and answer.json()["error"] == "too_large"
+    assert nothing_stored()
+
+
+def test_a_body_over_the_request_limit_is_refused_before_it_is_read(api, alice, settings, sent):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    answer = upload(api.as_user(alice.user), b"x" * 2000)
+    assert answer.status_code == 413 and answer.json()["error"] == "too_large"
+    assert nothing_stored()
+
+
+def test_a_mapping_to_no_member_or_to_one_member_twice_is_refused(api, alice, bob, mat_text, sent):
+    client = api.as_user(alice.user)
+    answer = upload(client, mat_text, player_2="nobody")
+    assert answer.status_code == 400 and "nobody" in answer.json()["detail"]
+    answer = upload(client, mat_text, player_2="alice")
+    assert answer.status_code == 400
+    answer = upload(client, mat_text, player_3="alice")
+    assert answer.status_code == 400 and "player_3" in answer.json()["fields"]
+    assert nothing_stored()
+
+
+def test_only_a_file_upload_is_taken(api, alice, sent):
+    answer = api.as_user(alice.user).post(URL, {"file": "x"}, format="json")
+    assert answer.status_code == 415
+    assert answer.json()["error"] == "unsupported_media_type"
+    api.credentials()  # logged out
+    assert api.post(URL, {}, format="multipart").status_code == 401
+    assert nothing_stored()
+
+
+def test_an_unknown_import_is_not_found(api, alice):
+    answer = api.as_user(alice.user).get(f"{URL}999999/analysis/")
+    assert answer.status_code == 404 and answer.json()["error"] == "not_found"

@@ -215,6 +215,9 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "web.guard.lockout_response"
+# No banner from axes at the start of every process (each manage.py command too); its
+# lines for failed logins and locks are logged all the same.
+AXES_VERBOSE = False
 # The proxies in front of the web server that add the client's address to
 # X-Forwarded-For (a TLS proxy: 1); 0, the connection's address is the client's.
 TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)

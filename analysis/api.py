@@ -1,7 +1,5 @@
 """The analysis API: ask for a finished match's analysis, read it (shared/API.md)."""
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -14,7 +12,7 @@ from club.auth import member
 from web.errors import Conflict, Forbidden, NotFound
 
 
-class PlayerFiguresOutput(serializers.Serializer[dict[str, Any]]):
+class PlayerFiguresOutput(serializers.Serializer[selectors.PlayerFigures]):
     username = serializers.CharField()
     pr = serializers.FloatField(allow_null=True, help_text="500 x equity lost / decisions")
     checker_pr = serializers.FloatField(allow_null=True)
@@ -25,7 +23,7 @@ class PlayerFiguresOutput(serializers.Serializer[dict[str, Any]]):
     blunders = serializers.IntegerField()
 
 
-class AnalysedDecisionOutput(serializers.Serializer[dict[str, Any]]):
+class AnalysedDecisionOutput(serializers.Serializer[selectors.AnalysedDecision]):
     move_number = serializers.IntegerField(help_text="The game's roll, the opening roll 1.")
     player = serializers.CharField()
     kind = serializers.ChoiceField(choices=KINDS)
@@ -38,12 +36,12 @@ class AnalysedDecisionOutput(serializers.Serializer[dict[str, Any]]):
     counted = serializers.BooleanField()
 
 
-class AnalysedGameOutput(serializers.Serializer[dict[str, Any]]):
+class AnalysedGameOutput(serializers.Serializer[selectors.AnalysedGame]):
     number = serializers.IntegerField()
     decisions = AnalysedDecisionOutput(many=True)
 
 
-class AnalysisOutput(serializers.Serializer[dict[str, Any]]):
+class AnalysisOutput(serializers.Serializer[selectors.AnalysisDetail]):
     status = serializers.ChoiceField(choices=MatchAnalysis.Status.choices)
     progress = serializers.FloatField(min_value=0.0, max_value=1.0)
     engine = serializers.CharField(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib.metadata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 import bgbot_cpp
 from bgsage import can_double_match
@@ -124,6 +124,16 @@ def sage_board(position: Position) -> list[int]:
     return board
 
 
+class CubeArgs(TypedDict):
+    """The cube and score as bgsage's batch functions take them, as keywords."""
+
+    cube_value: int
+    cube_owner: bgbot_cpp.CubeOwner
+    away1: int
+    away2: int
+    is_crawford: bool
+
+
 _OWNERS = {
     "centered": bgbot_cpp.CubeOwner.CENTERED,
     "player": bgbot_cpp.CubeOwner.PLAYER,
@@ -142,7 +152,7 @@ class Situation:
     jacoby: bool
     beavers: bool
 
-    def cube_args(self) -> dict[str, Any]:
+    def cube_args(self) -> CubeArgs:
         """The cube and score as bgsage's batch functions take them."""
         return {
             "cube_value": self.cube_value,

@@ -1,6 +1,6 @@
 """Reading a match's analysis for the API."""
 
-from typing import Any
+from typing import TypedDict
 
 from django.utils.translation import gettext as _
 
@@ -24,11 +24,52 @@ def analysis_for_match(*, match_id: int) -> MatchAnalysis:
     return found
 
 
-def analysis_detail(analysis: MatchAnalysis) -> dict[str, Any]:
+class PlayerFigures(TypedDict):
+    username: str
+    pr: float | None
+    checker_pr: float | None
+    cube_pr: float | None
+    decisions: int
+    checker_decisions: int
+    cube_decisions: int
+    blunders: int
+
+
+class AnalysedDecision(TypedDict):
+    move_number: int
+    player: str
+    kind: str
+    played: str
+    best: str
+    equity_loss: float
+    mark: str | None
+    played_equity: float
+    best_equity: float
+    counted: bool
+
+
+class AnalysedGame(TypedDict):
+    number: int
+    decisions: list[AnalysedDecision]
+
+
+class AnalysisDetail(TypedDict):
+    """A match's analysis as the API answers it (``api.AnalysisOutput``)."""
+
+    status: str
+    progress: float
+    engine: str
+    plies: int
+    error: str
+    players: list[PlayerFigures]
+    games: list[AnalysedGame]
+
+
+def analysis_detail(analysis: MatchAnalysis) -> AnalysisDetail:
     """The analysis as the API answers it (shared/API.md)."""
     players = list(analysis.players.all())
     names = {p.side: p.username for p in players}
-    games: dict[int, list[dict[str, Any]]] = {}
+    games: dict[int, list[AnalysedDecision]] = {}
     for decision in analysis.decisions.all():
         games.setdefault(decision.game_number, []).append(
             {

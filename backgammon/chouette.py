@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, NotRequired, TypedDict, TypeVar
 
 from backgammon.dice import DiceStream
 from backgammon.errors import (
@@ -157,6 +157,15 @@ def order_as_entered(players: Sequence[Player], order: Sequence[Player]) -> tupl
     return tuple(order)
 
 
+class SeatsDict(TypedDict):
+    """The seats as API.md names them (``Seating.to_dict``)."""
+
+    box: str
+    captain: str
+    line: list[str]
+    partner: str | None
+
+
 @dataclass(frozen=True, slots=True)
 class Seating:
     """Who sits where for the next game (H1, H3, H12, H13), with the session's options.
@@ -247,7 +256,7 @@ class Seating:
         partner = () if self.partner is None else (self.partner,)
         return replace(self, box=new_box, waiting=(*self.crew, to_the_end, *partner))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SeatsDict:
         """The seats as API.md names them: ``box``, ``captain``, ``line``, ``partner``."""
         return {
             "box": self.box,
@@ -319,6 +328,26 @@ class MemberResult:
         return points if winner is Winner.TEAM else -points
 
 
+class MemberEntry(TypedDict):
+    """A team member's entry of a game record's JSON form (``cube_turned`` defaults to
+    ``stake > 1``; ``winner`` and ``result``: the member's own end, if any)."""
+
+    player: str
+    stake: int
+    outcome: str
+    cube_turned: NotRequired[bool]
+    winner: NotRequired[str]
+    result: NotRequired[str]
+
+
+class RecordDict(TypedDict):
+    """A game record's JSON form (API.md's recorded form): ``GameRecord.to_dict``."""
+
+    winner: str
+    result: str
+    members: list[MemberEntry]
+
+
 _RECORD_KEYS = {"winner", "result", "members"}
 _MEMBER_REQUIRED = {"player", "stake", "outcome"}
 _MEMBER_KEYS = {*_MEMBER_REQUIRED, "cube_turned", "winner", "result"}
@@ -364,26 +393,21 @@ class GameRecord:
             members=tuple(_member_from_dict(entry) for entry in members),
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RecordDict:
         """The JSON form ``from_dict`` reads."""
-        return {
-            "winner": self.winner.value,
-            "result": self.result.value,
-            "members": [
-                {
-                    "player": member.player,
-                    "stake": member.stake,
-                    "outcome": member.outcome.value,
-                    "cube_turned": member.cube_turned,
-                    **(
-                        {"winner": member.winner.value, "result": member.result.value}
-                        if member.winner is not None and member.result is not None
-                        else {}
-                    ),
-                }
-                for member in self.members
-            ],
-        }
+        members: list[MemberEntry] = []
+        for member in self.members:
+            entry: MemberEntry = {
+                "player": member.player,
+                "stake": member.stake,
+                "outcome": member.outcome.value,
+                "cube_turned": member.cube_turned,
+            }
+            if member.winner is not None and member.result is not None:
+                entry["winner"] = member.winner.value
+                entry["result"] = member.result.value
+            members.append(entry)
+        return {"winner": self.winner.value, "result": self.result.value, "members": members}
 
 
 @dataclass(frozen=True, slots=True)

@@ -378,12 +378,13 @@ def timeouts(clients: list[tuple[str, Any]], count: int) -> None:
 
     from matches import table_engine
     from matches.models import Table
+    from web import clock
 
     short_clock = {"delay": 1, "reserve": 1}
     tables = [match_started(clients, short_clock)["id"] for _ in range(count)]
     due = Table.objects.filter(match__pk__in=tables).values_list("pk", "turn_no")
     later = timezone.now() + timedelta(seconds=5)
-    table_engine.clock_now = lambda: later  # type: ignore[assignment]  # past every deadline
+    clock.now = lambda: later  # type: ignore[assignment]  # past every deadline
     cpu, applied = 0.0, 0
     for pk, turn_no in due:
         connection.close()

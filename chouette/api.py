@@ -7,7 +7,7 @@ session's scorekeeper, its players and staff (the services say so).
 """
 
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy
@@ -18,7 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backgammon.chouette import BoardResult, Outcome, Winner
+from backgammon.chouette import BoardResult, MemberEntry, Outcome, SeatsDict, Winner
 from backgammon.dice import ALGORITHM
 from chouette import selectors, services
 from chouette.models import Chouette, ChouetteGame
@@ -84,7 +84,58 @@ class ChouetteVersionInput(InputSerializer):
 # Reading a chouette ------------------------------------------------------------------
 
 
-class ChouetteOptionsOutput(serializers.Serializer[dict[str, Any]]):
+class ChouetteOptionsBody(TypedDict):
+    """A session's options as its card shows them (``ChouetteOptionsOutput``)."""
+
+    cube: str
+    jacoby: bool
+    beavers: bool
+    box_keeps: str
+    partner_from: int | None
+    turn_time: int | None
+    no_answer: str
+    consulting: str
+    same_action: bool
+    automatic_doubles: int
+    cube_max: int | None
+
+
+class OnlineGameBody(selectors.OnlineGameFields):
+    """The online game in the card: its deadline as the API writes a time."""
+
+    deadline: str | None
+
+
+class ChouetteCard(SeatsDict):
+    """``GET /api/chouettes/{id}/``'s body (``ChouetteOutput``): the seats and the rest."""
+
+    id: int
+    status: str
+    mode: str
+    stake: str
+    options: ChouetteOptionsBody
+    players: list[str]
+    scores: dict[str, int]
+    games: int
+    version: int
+    topic: str
+    recorder: str | None
+    dice_commitment: str
+    created_at: str | None
+    closed_at: str | None
+    game: OnlineGameBody | None
+
+
+class GameRecorded(SeatsDict):
+    """A game just written (``ChouetteGameRecordedOutput``)."""
+
+    number: int
+    undoes: int | None
+    points: dict[str, int]
+    version: int
+
+
+class ChouetteOptionsOutput(serializers.Serializer[ChouetteOptionsBody]):
     cube = serializers.CharField()
     jacoby = serializers.BooleanField()
     beavers = serializers.BooleanField()
@@ -104,7 +155,7 @@ class ChouetteOptionsOutput(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class OnlineCubeOutput(serializers.Serializer[dict[str, Any]]):
+class OnlineCubeOutput(serializers.Serializer[selectors.OnlineCube]):
     value = serializers.IntegerField()
     owner = serializers.CharField(
         allow_null=True, help_text=gettext_lazy('null (centred), "box", or the member.')
@@ -116,7 +167,7 @@ class OnlineCubeOutput(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class OnlineResignationOutput(serializers.Serializer[dict[str, Any]]):
+class OnlineResignationOutput(serializers.Serializer[selectors.OnlineResignation]):
     value = serializers.ChoiceField(
         choices=RESIGNATION_VALUES, help_text=gettext_lazy("What it offers a cube (S4).")
     )
@@ -138,7 +189,7 @@ class OnlineResignationOutput(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class OnlineGameOutput(serializers.Serializer[dict[str, Any]]):
+class OnlineGameOutput(serializers.Serializer[OnlineGameBody]):
     """The online game (``selectors.chouette_online_game``)."""
 
     number = serializers.IntegerField()
@@ -169,7 +220,7 @@ class OnlineGameOutput(serializers.Serializer[dict[str, Any]]):
     deadline = serializers.DateTimeField(allow_null=True)
 
 
-class ChouetteOutput(serializers.Serializer[dict[str, Any]]):
+class ChouetteOutput(serializers.Serializer[ChouetteCard]):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Chouette.Status.choices)
     mode = serializers.ChoiceField(choices=Chouette.Mode.choices)
@@ -202,12 +253,12 @@ class ChouetteOutput(serializers.Serializer[dict[str, Any]]):
         help_text=gettext_lazy("Online: the game on the table (null: recorded, or none yet)."),
     )
 
-    def to_representation(self, instance: dict[str, Any]) -> dict[str, Any]:
+    def to_representation(self, instance: ChouetteCard) -> dict[str, Any]:
         """``chouette_card``'s body as it is: it is built in the fields' own JSON types,
         so running it through every field again (a tenth of an action's time) would
         change nothing; the fields document it in the schema, and a test holds the two
         equal (tests/chouette/test_api_speed.py)."""
-        return instance
+        return dict(instance)
 
 
 # The values of chouette_card that need a field's own form: a time, an amount.
@@ -220,7 +271,7 @@ def _time(value: datetime | None) -> str | None:
     return None if value is None else _TIME.to_representation(value)
 
 
-def chouette_card(chouette: Chouette) -> dict[str, Any]:
+def chouette_card(chouette: Chouette) -> ChouetteCard:
     """``GET /api/chouettes/{id}/``: the session, its seats and its scores, in
     ``ChouetteOutput``'s JSON types. Read from the standing an online action left on the
     row, else in one query (two without ``games_played``: ``selectors.chouette_card_rows``)."""
@@ -229,8 +280,6 @@ def chouette_card(chouette: Chouette) -> dict[str, Any]:
     seating = selectors.chouette_seating(chouette=chouette, names=names)
     recorder = chouette.recorded_by
     game = selectors.chouette_online_game(chouette=chouette, names=names)
-    if game is not None:
-        game["deadline"] = _time(game["deadline"])
     return {
         "id": chouette.pk,
         "status": str(chouette.status),
@@ -259,7 +308,7 @@ def chouette_card(chouette: Chouette) -> dict[str, Any]:
         "dice_commitment": chouette.dice_commitment,
         "created_at": _time(chouette.recorded_at),
         "closed_at": _time(chouette.closed_at),
-        "game": game,
+        "game": None if game is None else {**game, "deadline": _time(game["deadline"])},
     }
 
 
@@ -477,7 +526,7 @@ class ChouetteGameInput(ChouetteVersionInput):
     )
 
 
-class ChouetteMemberOutput(serializers.Serializer[dict[str, Any]]):
+class ChouetteMemberOutput(serializers.Serializer[MemberEntry]):
     player = serializers.CharField()
     stake = serializers.IntegerField()
     outcome = serializers.ChoiceField(choices=_choices(Outcome))
@@ -486,7 +535,7 @@ class ChouetteMemberOutput(serializers.Serializer[dict[str, Any]]):
     result = serializers.ChoiceField(choices=_choices(BoardResult), required=False)
 
 
-class ChouetteSeatsOutput(serializers.Serializer[dict[str, Any]]):
+class ChouetteSeatsOutput(serializers.Serializer[SeatsDict]):
     box = serializers.CharField()
     captain = serializers.CharField()
     line = serializers.ListField(child=serializers.CharField())
@@ -517,9 +566,9 @@ class ChouetteGameOutput(serializers.Serializer[ChouetteGame]):
         return {names[row.player_id]: row.points for row in game.points.all()}
 
     @extend_schema_field(ChouetteSeatsOutput)
-    def get_seats(self, game: ChouetteGame) -> dict[str, Any]:
-        seating = self.context["seating_of"](game.seats_before)
-        return ChouetteSeatsOutput(seating).data
+    def get_seats(self, game: ChouetteGame) -> SeatsDict:
+        seats: SeatsDict = self.context["seating_of"](game.seats_before)
+        return seats
 
     def get_undone_by(self, game: ChouetteGame) -> int | None:
         undo = getattr(game, "undone_by", None)
@@ -529,7 +578,7 @@ class ChouetteGameOutput(serializers.Serializer[ChouetteGame]):
 def _seating_of(chouette: Chouette, names: dict[int, str]) -> Any:
     options = selectors.chouette_options(chouette=chouette)
 
-    def seating_of(seats: list[int]) -> dict[str, Any]:
+    def seating_of(seats: list[int]) -> SeatsDict:
         return selectors.seating_from(seats=seats, names=names, options=options).to_dict()
 
     return seating_of
@@ -562,7 +611,7 @@ class ChouetteGameRecordedOutput(ChouetteSeatsOutput):
     version = serializers.IntegerField()
 
 
-def _recorded(game: ChouetteGame, chouette: Chouette) -> dict[str, Any]:
+def _recorded(game: ChouetteGame, chouette: Chouette) -> GameRecorded:
     """A game just written: its points, and the seats and version after it."""
     return {
         "number": game.number,

@@ -4,11 +4,11 @@ on (each player's own board at ``/chouettes/<id>/play/``), the first time only."
 
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import OutputWrapper
 
+from backgammon.chouette import MemberEntry
 from chouette import online, selectors, services
 from chouette.models import Chouette
 from club import selectors as club_selectors
@@ -17,11 +17,11 @@ PLAYERS = ["alice", "bob", "carol", "dave", "erin"]
 ONLINE_PLAYERS = ["frank", "alice", "bob", "carol"]  # the box first
 
 
-def _everyone(stake: int = 1) -> Callable[[list[str]], list[dict[str, Any]]]:
+def _everyone(stake: int = 1) -> Callable[[list[str]], list[MemberEntry]]:
     return lambda line: [{"player": name, "stake": stake, "outcome": "played"} for name in line]
 
 
-def _captain_passes(line: list[str]) -> list[dict[str, Any]]:
+def _captain_passes(line: list[str]) -> list[MemberEntry]:
     """The box doubles everyone; the captain passes, the others take."""
     return [
         {
@@ -34,7 +34,7 @@ def _captain_passes(line: list[str]) -> list[dict[str, Any]]:
 
 
 # (winner, result, the members' entries from the line of that game)
-GAMES: list[tuple[str, str, Callable[[list[str]], list[dict[str, Any]]]]] = [
+GAMES: list[tuple[str, str, Callable[[list[str]], list[MemberEntry]]]] = [
     ("box", "single", _everyone()),
     ("team", "gammon", _everyone(2)),
     ("team", "single", _captain_passes),

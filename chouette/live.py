@@ -7,24 +7,23 @@ answer, after the close), so a member's board redraws from the live answer witho
 fetching the session."""
 
 from collections.abc import Collection
-from typing import Any
 
 from chouette import selectors
 from chouette.api import ChouetteOutput, chouette_card
 from web import live
 
 
-def chouette_states(keys: Collection[str]) -> dict[str, tuple[int, dict[str, Any]]]:
+def chouette_states(keys: Collection[str]) -> dict[str, tuple[int, live.State]]:
     """The version and body of each session named by ``keys`` that exists, in two
     queries whatever their number: the sessions as their card reads them, then their
     standings (set on each row, as an online action leaves it, so the card reads
     nothing more)."""
     chouettes = list(selectors.chouette_card_rows().filter(pk__in=selectors.topic_ids(keys)))
     standings = selectors.chouette_standings(chouettes=chouettes)
-    states: dict[str, tuple[int, dict[str, Any]]] = {}
+    states: dict[str, tuple[int, live.State]] = {}
     for chouette in chouettes:
         chouette.standing = standings[chouette.pk]
-        body: dict[str, Any] = ChouetteOutput(chouette_card(chouette)).data
+        body = ChouetteOutput(chouette_card(chouette)).data
         states[str(chouette.pk)] = (body["version"], body)
     return states
 

@@ -35,6 +35,7 @@ from matches import table_engine
 from matches.errors import NotYourTurn, StaleTurn
 from matches.models import Table
 from matches.signals import table_game_finished
+from web import clock
 from web.errors import Conflict, Forbidden, Invalid, NotFound
 
 # The name the chouettes' timeout task had before the table engine's one task: the
@@ -178,7 +179,7 @@ def _load(chouette: Chouette, *, answered: bool = True) -> ChouetteTurn:
         ) from None
     if locked.status != Chouette.Status.OPEN:
         raise Conflict(_("This chouette is closed."))
-    return _turn_of(locked, table_engine.clock_now(), answered=answered, ahead=ahead)
+    return _turn_of(locked, clock.now(), answered=answered, ahead=ahead)
 
 
 def _turn_at(table: Table, now: datetime) -> ChouetteTurn:

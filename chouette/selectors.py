@@ -4,9 +4,10 @@ keep player ids, the arithmetic names players by username."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -366,9 +367,48 @@ def chouette_versions(keys: Collection[str]) -> dict[str, int]:
 # Online mode ---------------------------------------------------------------------------
 
 
+class OnlineCube(TypedDict):
+    """A team member's cube in an online game (``api.OnlineCubeOutput``)."""
+
+    value: int
+    owner: str | None
+    state: str
+    offered_at: int | None
+
+
+class OnlineResignation(TypedDict):
+    """The resignation on offer in an online game (``api.OnlineResignationOutput``)."""
+
+    value: str
+    offered_by: str
+    contracts: list[str]
+    offered_at: int
+
+
+class OnlineGameFields(TypedDict):
+    """API.md's ``game`` of an online chouette but its deadline."""
+
+    number: int
+    turn_no: int
+    phase: str
+    awaiting: list[str]
+    captain: str | None
+    dice: list[int] | None
+    position_id: str
+    legal_plays: list[str]
+    cubes: dict[str, OnlineCube]
+    resignation: OnlineResignation | None
+
+
+class OnlineGame(OnlineGameFields):
+    """The online game as the pages read it: its deadline a time."""
+
+    deadline: dt.datetime | None
+
+
 def chouette_online_game(
     *, chouette: Chouette, names: Mapping[int, str] | None = None
-) -> dict[str, Any] | None:
+) -> OnlineGame | None:
     """API.md's ``game`` of an online chouette (None before its first game): ``number``,
     ``turn_no``, ``phase``, ``awaiting`` (usernames: the box or the captain to roll or
     move, each member who owes an answer), ``dice``, ``position_id`` and ``legal_plays``
@@ -385,7 +425,7 @@ def chouette_online_game(
     awaiting = game.awaiting
     board = game.position_for(game.on_roll)
     assert isinstance(board, Position)
-    cubes = {}
+    cubes: dict[str, OnlineCube] = {}
     for contract in game.contracts:
         holder = str(contract.holder)
         offered = game.offered_at(contract.holder)
@@ -412,7 +452,7 @@ def chouette_online_game(
     }
 
 
-def _resignation(game: Game, turn_base: int) -> dict[str, Any] | None:
+def _resignation(game: Game, turn_base: int) -> OnlineResignation | None:
     """The resignation on offer (S4): its value a cube (the matches' words), which side
     offered it, the contracts still waiting on an answer (in line order) and the
     ``turn_no`` its answers carry."""
@@ -541,7 +581,16 @@ def chouette_member_choices(
     )
 
 
-def _resign_choices(game: Game, name: str, *, turn_base: int, box: str) -> dict[str, Any]:
+class ResignChoices(TypedDict):
+    """``MemberChoices``' resignation fields."""
+
+    resign: bool
+    resign_answer_turn_no: int | None
+    resign_value: str | None
+    resign_from: str | None
+
+
+def _resign_choices(game: Game, name: str, *, turn_base: int, box: str) -> ResignChoices:
     """Resignations per contract (S4): whether ``name`` may offer one on their side's
     turn (the box, or the captain for the team, H2), and the offer they answer: the
     box's to each member still in, or the team's to the box, contract by contract."""

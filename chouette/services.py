@@ -24,13 +24,13 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction as db_transaction
 from django.db.models import F
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from backgammon.chouette import (
     MIN_PARTNER_FROM,
     GameRecord,
     Outcome,
+    RecordDict,
     order_as_entered,
     roll_for_order,
     score_game,
@@ -51,6 +51,7 @@ from club.models import Player, SourceKind, Transaction
 from club.services import LegSpec, account_open_for_player, ledger_post, money_check
 from matches.models import Phase as TablePhase
 from matches.models import Table
+from web import clock
 from web.errors import Conflict, Forbidden, Invalid, NotFound
 
 # The most a point may be worth, and the most players at one table: more is a typo.
@@ -300,7 +301,7 @@ def chouette_game_undo(
 def chouette_game_write(
     *,
     locked: Chouette,
-    record: dict[str, Any],
+    record: RecordDict,
     points: Mapping[int, int],
     seats_after: list[int],
     recorded_by: User | None,
@@ -386,7 +387,7 @@ def chouette_leave(
     )
     chouette_version_advance(locked=locked, seats=[ids[name] for name in seating.players])
     membership = locked.memberships.get(player=player, left_after__isnull=True)
-    membership.left_at, membership.left_after, membership.settlement = timezone.now(), rows, posted
+    membership.left_at, membership.left_after, membership.settlement = clock.now(), rows, posted
     membership.save(update_fields=["left_at", "left_after", "settlement"])
     return Settlement(amounts=amounts, transaction=posted)
 
@@ -405,7 +406,7 @@ def chouette_close(*, chouette: Chouette, by: User, version: int | None = None) 
     amounts.update(owed)
     posted = _post(locked, amounts, memo=Memo.of(MemoKind.CHOUETTE_SETTLEMENT, id=locked.pk), by=by)
     chouette_version_advance(
-        locked=locked, status=Chouette.Status.CLOSED, closed_at=timezone.now(), settlement=posted
+        locked=locked, status=Chouette.Status.CLOSED, closed_at=clock.now(), settlement=posted
     )
     if locked.table_id is not None:
         Table.objects.filter(pk=locked.table_id).update(status=Table.Status.CLOSED, deadline=None)

@@ -6,37 +6,38 @@ message on the page, and nothing is changed."""
 from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Field
+from django.db.models import Field, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from backgammon.chouette import BoardResult, Outcome, Winner
+from backgammon.chouette import BoardResult, Outcome, RecordDict, Winner
 from backgammon.errors import BackgammonError
 from backgammon.game import Game
 from backgammon.notation import format_play
 from backgammon.team import BOX, TEAM
 from chouette import selectors, services
-from chouette.models import Chouette
+from chouette.models import Chouette, ChouetteGame, Proposal
 from club import money
 from club import selectors as club_selectors
 from club.auth import member
 from club.models import Player
 from matches import selectors as match_selectors
-from matches import table_engine
-from matches.board import Home, board_svg, can_confirm, landing_steps, picture_for
+from matches.board import Home, board_svg, can_confirm, picture_for
 from matches.models import PlaySettings
+from matches.selectors import BoardState
+from web import clock
 from web.errors import NotFound, ServiceError
 from web.pages import live_template
 
@@ -222,7 +223,41 @@ def _plays_online(chouette: Chouette, player: Player | None) -> bool:
 # The table page ------------------------------------------------------------------------
 
 
-def _table_context(chouette: Chouette) -> dict[str, Any]:
+class GameRow(TypedDict):
+    """A game in the table's list: its row, and each seated player's points (None:
+    not in that game)."""
+
+    row: ChouetteGame
+    points: list[int | None]
+
+
+class TablePage(TypedDict):
+    """What the table page and the scorekeeper's form draw: online, the game on the
+    table (None: none yet, or recorded) and once there is one the board from the team's
+    side, who must act, the cubes (``_add_online``); the last four, each view's own."""
+
+    chouette: Chouette
+    box: str
+    box_name: str
+    captain_name: str
+    crew_names: list[str]
+    partner_name: str | None
+    line: list[str]
+    seated: list[tuple[str, str, int]]
+    games: list[GameRow]
+    games_played: int
+    topic: str
+    game: selectors.OnlineGame | None
+    board: NotRequired[SafeString]
+    awaiting_names: NotRequired[list[str]]
+    cubes: NotRequired[list[tuple[str, selectors.OnlineCube]]]
+    may_record: NotRequired[bool]
+    plays_online: NotRequired[bool]
+    form: NotRequired["GameForm"]
+    others: NotRequired[QuerySet[Player]]
+
+
+def _table_context(chouette: Chouette) -> TablePage:
     """What the table page and the scorekeeper's form show: the seats, the scores, the
     games (newest first) with each one's points in seat order. The players, their points
     and display names in one query (``selectors.chouette_standing``), the games with
@@ -233,7 +268,7 @@ def _table_context(chouette: Chouette) -> dict[str, Any]:
     scores = standing.scores(chouette.seats)
     display = {names[pk]: shown for pk, shown in standing.display_names.items()}
     seated = list(seating.players)
-    games = [
+    games: list[GameRow] = [
         {
             "row": game,
             "points": [
@@ -243,7 +278,7 @@ def _table_context(chouette: Chouette) -> dict[str, Any]:
         }
         for game in reversed(list(selectors.chouette_game_list(chouette=chouette)))
     ]
-    return {
+    page: TablePage = {
         "chouette": chouette,
         "box": seating.box,
         "box_name": display[seating.box],
@@ -255,26 +290,26 @@ def _table_context(chouette: Chouette) -> dict[str, Any]:
         "games": games,
         "games_played": standing.games,
         "topic": f"chouette:{chouette.pk}",
-        **_online_context(chouette, names=names, display=display),
+        "game": None,
     }
+    _add_online(page, chouette, names=names, display=display)
+    return page
 
 
-def _online_context(
-    chouette: Chouette, *, names: dict[int, str], display: dict[str, str]
-) -> dict[str, Any]:
+def _add_online(
+    page: TablePage, chouette: Chouette, *, names: dict[int, str], display: dict[str, str]
+) -> None:
     """Online: the board from the team's side, who must act, and each member's cube."""
     game = selectors.chouette_online_game(chouette=chouette, names=names)
     if game is None or chouette.table is None or chouette.table.state is None:
-        return {"game": None}
+        return
     played = Game.from_dict(chouette.table.state)
     box = display[names[chouette.seats[0]]]
     svg = board_svg(picture_for(played, TEAM), names=(_("the team"), box))
-    return {
-        "game": game,
-        "board": mark_safe(svg),  # board_svg escapes every name it draws
-        "awaiting_names": [display[name] for name in game["awaiting"]],
-        "cubes": [(display[name], cube) for name, cube in game["cubes"].items()],
-    }
+    page["game"] = game
+    page["board"] = mark_safe(svg)  # board_svg escapes every name it draws
+    page["awaiting_names"] = [display[name] for name in game["awaiting"]]
+    page["cubes"] = [(display[name], cube) for name, cube in game["cubes"].items()]
 
 
 @login_required
@@ -347,7 +382,7 @@ class GameForm(forms.Form):
             for name in self.line
         ]
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> RecordDict:
         """The game in API.md's recorded form."""
         values = self.cleaned_data
         return {
@@ -481,9 +516,39 @@ def _stepped(game: Game, steps: list[tuple[int, int]]) -> tuple[Game, list[tuple
     return stepped, steps
 
 
+class Moving(TypedDict):
+    """The mover's steps so far and every legal play (the play form)."""
+
+    pending: list[str]
+    legal_plays: list[str]
+
+
+class MemberBoard(TypedDict):
+    """What a member's own board and its fragment draw (templates/chouette/_play.html);
+    the keys after ``state`` only once a game is on."""
+
+    chouette: Chouette
+    choices: selectors.MemberChoices
+    game: selectors.OnlineGame | None
+    scores: list[tuple[str, int, bool]]
+    games_played: int
+    board: str
+    proposals: list[tuple[str, Proposal]]
+    state: BoardState
+    awaiting_names: NotRequired[list[str]]
+    cubes: NotRequired[list[tuple[str, selectors.OnlineCube]]]
+    captain_name: NotRequired[str | None]
+    double_to: NotRequired[list[tuple[str, str]]]
+    resign_from_name: NotRequired[str | None]
+    moving: NotRequired[Moving]
+    can_confirm: NotRequired[bool]
+    seconds_left: NotRequired[float | None]
+    fragment_url: NotRequired[str]  # the page's, not the fragment's
+
+
 def _play_context(
     chouette: Chouette, me: Player, *, steps: str = "", turn_no: str = ""
-) -> dict[str, Any]:
+) -> MemberBoard:
     """Everything a member's board shows, from their side: the board, the dice, every
     member's cube, the scores, their own choices and (the team only) the proposals. The
     players, their points and display names in one query (``selectors.chouette_standing``)."""
@@ -494,7 +559,8 @@ def _play_context(
     game = selectors.chouette_online_game(chouette=chouette, names=names)
     box_username = names[chouette.seats[0]]
     box = display[box_username]
-    context: dict[str, Any] = {
+    topic = f"chouette:{chouette.pk}"
+    context: MemberBoard = {
         "chouette": chouette,
         "choices": choices,
         "game": game,
@@ -505,15 +571,9 @@ def _play_context(
         "games_played": standing.games,
         "board": "",
         "proposals": [],
-    }
-    state: dict[str, Any] = {
-        "version": chouette.version,
-        "topic": f"chouette:{chouette.pk}",
-        "turn_no": None,
-        "my_turn": False,
-        "steps": {},
-        "pending": [],
-        "play": "",
+        "state": match_selectors.board_state(
+            version=chouette.version, topic=topic, game=None, turn_no=None, my_turn=False
+        ),
     }
     if game is not None and chouette.table is not None and chouette.table.state is not None:
         played = Game.from_dict(chouette.table.state)
@@ -523,35 +583,33 @@ def _play_context(
         team = _("the team")
         sides = (box, team) if choices.side == BOX else (team, box)
         svg = board_svg(picture_for(played, choices.side), home=_home(me), names=sides)
-        context.update(
-            board=mark_safe(svg),  # board_svg escapes every name it draws
-            awaiting_names=[
-                _("you") if name == me.username else display[name] for name in game["awaiting"]
-            ],
-            cubes=[(display[name], cube) for name, cube in game["cubes"].items()],
-            captain_name=display[game["captain"]] if game["captain"] else None,
-            double_to=[(name, display[name]) for name in choices.double_to],
-            resign_from_name=display[choices.resign_from] if choices.resign_from else None,
-            moving={
-                "pending": [format_play([step]) for step in played.pending_steps],
-                "legal_plays": game["legal_plays"],
-            },
-            can_confirm=choices.move and can_confirm(played),
-            seconds_left=_seconds_left(game["deadline"]),
-        )
+        context["board"] = mark_safe(svg)  # board_svg escapes every name it draws
+        context["awaiting_names"] = [
+            _("you") if name == me.username else display[name] for name in game["awaiting"]
+        ]
+        context["cubes"] = [(display[name], cube) for name, cube in game["cubes"].items()]
+        context["captain_name"] = display[game["captain"]] if game["captain"] else None
+        context["double_to"] = [(name, display[name]) for name in choices.double_to]
+        context["resign_from_name"] = display[choices.resign_from] if choices.resign_from else None
+        context["moving"] = {
+            "pending": [format_play([step]) for step in played.pending_steps],
+            "legal_plays": game["legal_plays"],
+        }
+        context["can_confirm"] = choices.move and can_confirm(played)
+        context["seconds_left"] = _seconds_left(game["deadline"])
         if choices.sees_proposals:
             context["proposals"] = [
                 (display[p.player.username], p)
                 for p in selectors.chouette_proposals(chouette=chouette, player=me)
             ]
-        state.update(
+        context["state"] = match_selectors.board_state(
+            version=chouette.version,
+            topic=topic,
+            game=played,
             turn_no=game["turn_no"],
             my_turn=choices.move,
-            steps=landing_steps(played) if choices.move else {},
             pending=pending,
-            play=format_play(played.pending_steps),
         )
-    context["state"] = state
     return context
 
 
@@ -563,11 +621,7 @@ def _home(me: Player) -> Home:
 
 def _seconds_left(deadline: datetime | None) -> float | None:
     """What the turn's clock has left, on the services' clock (the page counts it down)."""
-    return (
-        None
-        if deadline is None
-        else max((deadline - table_engine.clock_now()).total_seconds(), 0.0)
-    )
+    return None if deadline is None else max((deadline - clock.now()).total_seconds(), 0.0)
 
 
 def _online_or_404(pk: int) -> Chouette:

@@ -6,8 +6,9 @@ to, changed or deleted here.
 """
 
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict
 
 from django import forms
 from django.contrib import admin, messages
@@ -194,6 +195,18 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
 # Results ------------------------------------------------------------------------------
 
 
+class ResultFields(TypedDict):
+    """A result's fields as ``match_result_check`` and ``match_result_record`` take them."""
+
+    winner: Player
+    loser: Player
+    length: int
+    rated: bool
+    rating_kind: str
+    ended_by: str
+    played_at: datetime | None
+
+
 class MatchResultForm(forms.ModelForm[MatchResult]):
     """A result of a match played on a real board, checked as the service checks it."""
 
@@ -201,10 +214,18 @@ class MatchResultForm(forms.ModelForm[MatchResult]):
         model = MatchResult
         fields = ["winner", "loser", "length", "rated", "rating_kind", "ended_by", "played_at"]
 
-    def result(self) -> dict[str, Any]:
-        """The result as the services take it."""
-        names = ["winner", "loser", "length", "rated", "rating_kind", "ended_by", "played_at"]
-        return {name: self.cleaned_data.get(name) for name in names}
+    def result(self) -> ResultFields:
+        """The result as the services take it (from a valid form: every field is there)."""
+        data = self.cleaned_data
+        return {
+            "winner": data["winner"],
+            "loser": data["loser"],
+            "length": data["length"],
+            "rated": data["rated"],
+            "rating_kind": data["rating_kind"],
+            "ended_by": data["ended_by"],
+            "played_at": data["played_at"],
+        }
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -7,7 +7,9 @@ shared pieces and the pattern are in ``web.api_base`` and docs/api.md.
 
 import itertools
 import json
-from typing import Any
+from datetime import datetime
+from decimal import Decimal
+from typing import Any, TypedDict
 
 from django.contrib.auth import authenticate
 from django.db.models import Q, QuerySet
@@ -29,7 +31,7 @@ from club import money, selectors, services
 from club.api_money import MoneyField, MoneyInputField
 from club.auth import member
 from club.memos import MemoKind
-from club.models import MatchResult, Player, RatingKind
+from club.models import MatchResult, Player, RatingChange, RatingKind
 from club.parties import CLUB, Party, party_name
 from club.settle_up import Transfer
 from web import live
@@ -39,6 +41,7 @@ from web.api_base import (
     UsernameFilter,
     choice_filter,
 )
+from web.documents import JSONDocument
 from web.errors import Conflict, Forbidden, Invalid, NotFound
 from web.params import at_param
 
@@ -93,7 +96,17 @@ class PlayerInput(InputSerializer):
     display_name = serializers.CharField(max_length=80, required=False, default="")
 
 
-class PlayerOutput(serializers.Serializer[dict[str, Any]]):
+class PlayerCard(TypedDict):
+    username: str
+    display_name: str
+    rating: float
+    experience: int
+    tavli_rating: float
+    tavli_experience: int
+    balance: Decimal | None
+
+
+class PlayerOutput(serializers.Serializer[PlayerCard]):
     username = serializers.CharField()
     display_name = serializers.CharField()
     rating = serializers.FloatField()
@@ -113,7 +126,7 @@ class PlayerOutput(serializers.Serializer[dict[str, Any]]):
     )
 
 
-def player_card(player: Player, request: Request) -> dict[str, Any]:
+def player_card(player: Player, request: Request) -> PlayerCard:
     """``GET /api/players/{username}/``: the balance only for the player and staff."""
     return {
         "username": player.username,
@@ -202,7 +215,12 @@ class LedgerEntryOutput(serializers.Serializer[selectors.StatementEntry]):
     running_balance = MoneyField(source="balance")
 
 
-class PlayerLedgerOutput(serializers.Serializer[dict[str, Any]]):
+class PlayerLedger(TypedDict):
+    balance: Decimal
+    entries: list[selectors.StatementEntry]
+
+
+class PlayerLedgerOutput(serializers.Serializer[PlayerLedger]):
     balance = MoneyField()
     entries = LedgerEntryOutput(many=True)
 
@@ -221,7 +239,7 @@ class PlayerLedgerView(APIView):
                 % {"username": player.username}
             )
         on = at_param(request.query_params.get("at"))
-        body = {
+        body: PlayerLedger = {
             "balance": selectors.player_balance(player=player, on=on),
             "entries": selectors.player_statement(player=player, on=on),
         }
@@ -243,7 +261,16 @@ class PaymentInput(InputSerializer):
     )
 
 
-class PaymentOutput(serializers.Serializer[dict[str, Any]]):
+class PaymentBody(TypedDict):
+    transaction: int
+    at: datetime
+    payer: str
+    payee: str
+    amount: Decimal
+    memo: str
+
+
+class PaymentOutput(serializers.Serializer[PaymentBody]):
     transaction = serializers.IntegerField()
     at = serializers.DateTimeField()
     payer = serializers.CharField()
@@ -283,7 +310,7 @@ class PaymentCreateView(APIView):
             memo=values["memo"],
             recorded_by=member(request.user),
         )
-        body = {
+        body: PaymentBody = {
             "transaction": posted.pk,
             "at": posted.at,
             "payer": party_name(payer),
@@ -294,7 +321,20 @@ class PaymentCreateView(APIView):
         return Response(PaymentOutput(body).data, status=status.HTTP_201_CREATED)
 
 
-class TrialBalanceRowOutput(serializers.Serializer[dict[str, Any]]):
+class TrialBalanceRow(TypedDict):
+    account: int
+    kind: str
+    name: str
+    username: str | None
+    balance: Decimal
+
+
+class TrialBalanceBody(TypedDict):
+    accounts: list[TrialBalanceRow]
+    total: Decimal
+
+
+class TrialBalanceRowOutput(serializers.Serializer[TrialBalanceRow]):
     account = serializers.IntegerField()
     kind = serializers.CharField()
     name = serializers.CharField()
@@ -302,7 +342,7 @@ class TrialBalanceRowOutput(serializers.Serializer[dict[str, Any]]):
     balance = MoneyField()
 
 
-class TrialBalanceOutput(serializers.Serializer[dict[str, Any]]):
+class TrialBalanceOutput(serializers.Serializer[TrialBalanceBody]):
     accounts = TrialBalanceRowOutput(many=True)
     total = MoneyField()
 
@@ -315,7 +355,7 @@ class TrialBalanceView(APIView):
     @extend_schema(parameters=[AT_PARAMETER], responses={200: TrialBalanceOutput})
     def get(self, request: Request) -> Response:
         books = selectors.trial_balance(on=at_param(request.query_params.get("at")))
-        rows = [
+        rows: list[TrialBalanceRow] = [
             {
                 "account": account.pk,
                 "kind": account.kind,
@@ -325,7 +365,8 @@ class TrialBalanceView(APIView):
             }
             for account, balance in books.rows
         ]
-        return Response(TrialBalanceOutput({"accounts": rows, "total": books.total}).data)
+        body: TrialBalanceBody = {"accounts": rows, "total": books.total}
+        return Response(TrialBalanceOutput(body).data)
 
 
 class SettleUpPaymentOutput(serializers.Serializer[Transfer[Party]]):
@@ -472,7 +513,16 @@ class RatingHistoryEntryOutput(serializers.Serializer[Any]):
     result = serializers.IntegerField(source="result_id")
 
 
-class RatingsOutput(serializers.Serializer[dict[str, Any]]):
+class RatingsBody(TypedDict):
+    rating: float
+    experience: int
+    history: QuerySet[RatingChange]
+    tavli_rating: float
+    tavli_experience: int
+    tavli_history: QuerySet[RatingChange]
+
+
+class RatingsOutput(serializers.Serializer[RatingsBody]):
     rating = serializers.FloatField()
     experience = serializers.IntegerField()
     history = RatingHistoryEntryOutput(
@@ -492,7 +542,7 @@ class PlayerRatingsView(APIView):
     @extend_schema(responses={200: RatingsOutput})
     def get(self, request: Request, username: str) -> Response:
         player = selectors.player_get(username=username)
-        body = {
+        body: RatingsBody = {
             "rating": player.rating,
             "experience": player.experience,
             "history": selectors.rating_history(player=player),
@@ -539,7 +589,7 @@ class LeaderboardView(generics.ListAPIView[Player]):
 # The live channel ---------------------------------------------------------------------
 
 
-class LiveStreamQuery(serializers.Serializer[dict[str, Any]]):
+class LiveStreamQuery(serializers.Serializer[None]):  # a query: no instance
     topic = serializers.CharField(
         max_length=100,
         help_text=gettext_lazy('What to watch: a match\'s "topic", like "table:12".'),
@@ -563,7 +613,13 @@ class LiveQuery(LiveStreamQuery):
     )
 
 
-class LiveOutput(serializers.Serializer[dict[str, Any]]):
+class LiveBody(TypedDict):
+    topic: str
+    version: int
+    state: JSONDocument | None
+
+
+class LiveOutput(serializers.Serializer[LiveBody]):
     topic = serializers.CharField()
     version = serializers.IntegerField(
         help_text=gettext_lazy("The topic's version now: past since if it moved, else since.")
@@ -637,7 +693,7 @@ class LiveView(APIView):
         return Response(_live_body(topic, answer))
 
 
-def _live_body(topic: str, answer: live.Answer) -> dict[str, Any]:
+def _live_body(topic: str, answer: live.Answer) -> LiveBody:
     """``LiveOutput``'s fields as it gives them (the state: a body with str keys, copied):
     a held request's answer and a stream's event alike."""
     state = None if answer.state is None else dict(answer.state)

@@ -34,6 +34,7 @@ from club.models import (
     Transaction,
 )
 from club.parties import CLUB, Party
+from web import clock
 from web.errors import Conflict, Forbidden, Invalid
 from web.names import USERNAME_RE
 
@@ -363,7 +364,7 @@ def match_result_check(
         raise Invalid(_("%(how)s is not a way a match ends.") % {"how": ended_by})
     if rating_kind not in RatingKind.values:
         raise Invalid(_("%(kind)s is not a rating: backgammon or tavli.") % {"kind": rating_kind})
-    if played_at is not None and played_at > timezone.now() + MAX_CLOCK_SKEW:
+    if played_at is not None and played_at > clock.now() + MAX_CLOCK_SKEW:
         raise Invalid(
             _("A result is recorded once the match is played: %(at)s is in the future.")
             % {"at": played_at.isoformat()}
@@ -471,7 +472,7 @@ def match_result_record(
                 rated=rated,
                 rating_kind=rating_kind,
                 ended_by=ended_by,
-                played_at=played_at or timezone.now(),
+                played_at=played_at or clock.now(),
                 recorded_by=recorded_by,
                 source_type=source_type,
                 source_id=source_id,

@@ -1,7 +1,8 @@
 """The club's pages: home, players and ratings, results, the ledger."""
 
 from datetime import date, datetime
-from typing import Any
+from decimal import Decimal
+from typing import TypedDict
 
 from django import forms
 from django.contrib import messages
@@ -125,7 +126,17 @@ def results(request: HttpRequest) -> HttpResponse:
 # The ledger ---------------------------------------------------------------------------
 
 
-def _statement_context(request: HttpRequest, shown: Player) -> dict[str, Any]:
+class StatementPage(TypedDict):
+    """A player's statement page (and the ledger page's own)."""
+
+    shown: Player
+    on: date | None
+    bad_date: bool
+    entries: list[selectors.StatementEntry]
+    balance: Decimal
+
+
+def _statement_context(request: HttpRequest, shown: Player) -> StatementPage:
     on, bad_date = _day_shown(request)
     entries = selectors.player_statement(player=shown, on=on)
     return {

@@ -64,11 +64,7 @@ CLOCK_SCHEMA = {
             "additionalProperties": False,
         },
     ],
-    "description": gettext_lazy(
-        'A preset ("none", "standard": 12 s a move and 2 minutes a point, "blitz": 8 s '
-        'and 20 s a point, "correspondence": 48 hours a move) or {"delay": seconds, '
-        '"reserve": seconds}; a custom clock needs some time.'
-    ),
+    "description": clocks.API_DESCRIPTION,
 }
 
 
@@ -80,12 +76,7 @@ class ClockField(serializers.Field[Any, Any, Any, Any]):
         try:
             clocks.clock_spec(data)
         except ValueError:
-            raise serializers.ValidationError(
-                _(
-                    'A clock is "none", "standard", "blitz", "correspondence" or {"delay": '
-                    'seconds, "reserve": seconds} with some time.'
-                )
-            ) from None
+            raise serializers.ValidationError(str(clocks.API_INVALID)) from None
         return data
 
     def to_representation(self, value: Any) -> Any:
@@ -242,7 +233,7 @@ def text_list(help_text: StrOrPromise) -> serializers.ListField:
     return serializers.ListField(child=serializers.CharField(), help_text=help_text)
 
 
-class CubeOutput(serializers.Serializer[dict[str, Any]]):
+class CubeOutput(serializers.Serializer[selectors.CubeBody]):
     value = serializers.IntegerField()
     owner = serializers.CharField(allow_null=True)
 
@@ -270,7 +261,7 @@ class TavliBoardField(serializers.DictField):
     """A tavli board as ``TavliRules.board_to_json`` writes it."""
 
 
-class GameOutput(serializers.Serializer[dict[str, Any]]):
+class GameOutput(serializers.Serializer[selectors.GameBody]):
     number = serializers.IntegerField()
     turn = serializers.CharField(
         allow_null=True,
@@ -378,10 +369,10 @@ class MatchOutput(serializers.Serializer[Match]):
         running it through every field again (a tenth of an action's time) would change
         nothing; the fields document it in the schema, and a test holds the two equal
         (tests/matches/test_api_speed.py)."""
-        return selectors.match_detail(instance)
+        return dict(selectors.match_detail(instance))
 
 
-class DiceOutput(serializers.Serializer[dict[str, Any]]):
+class DiceOutput(serializers.Serializer[selectors.MatchDice]):
     algorithm = serializers.CharField()
     commitment = serializers.CharField()
     client_seed = serializers.CharField()

@@ -1,4 +1,5 @@
-"""Clocks as pure functions: the presets, each game's reserve, and spending a turn's time.
+"""Clocks as pure functions: the presets, each game's reserve, and spending a turn's time;
+and the presets' words, the one place every form, page, choice and API text reads them.
 
 A turn's time is spent from the delay first, then from the side's reserve (the USBGF
 way). The side that must act (to roll, move, answer a double or a resignation) is the
@@ -11,7 +12,33 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 PRESETS = ("none", "standard", "blitz", "correspondence")
+# Each preset in a word (the lobby's lists of matches) and described (the choice of a
+# clock: the lobby's form, capitalised there; a tournament's ``Clock``).
+PRESET_NAMES = {
+    "none": gettext_lazy("none"),
+    "standard": gettext_lazy("standard"),
+    "blitz": gettext_lazy("blitz"),
+    "correspondence": gettext_lazy("correspondence"),
+}
+PRESET_LABELS = {
+    "none": gettext_lazy("no clock"),
+    "standard": gettext_lazy("standard: 12 s a move, 2 minutes a point"),
+    "blitz": gettext_lazy("blitz: 8 s a move, 20 s a point"),
+    "correspondence": gettext_lazy("correspondence: 48 hours a move"),
+}
+# The API's words for a clock: the schema's description and the refusal of a bad one.
+API_DESCRIPTION = gettext_lazy(
+    'A preset ("none", "standard": 12 s a move and 2 minutes a point, "blitz": 8 s '
+    'and 20 s a point, "correspondence": 48 hours a move) or {"delay": seconds, '
+    '"reserve": seconds}; a custom clock needs some time.'
+)
+API_INVALID = gettext_lazy(
+    'A clock is "none", "standard", "blitz", "correspondence" or {"delay": '
+    'seconds, "reserve": seconds} with some time.'
+)
 # The longest custom delay and reserve a match may ask for: a week.
 MAX_SECONDS = 7 * 24 * 3600
 
@@ -48,6 +75,7 @@ _PRESETS = {
     "blitz": ClockSpec("blitz", delay=8, per_point=20, less_per_scored=10),
     "correspondence": ClockSpec("correspondence", delay=48 * 3600),
 }
+assert list(_PRESETS) == list(PRESET_NAMES) == list(PRESET_LABELS) == list(PRESETS)
 
 
 def clock_spec(value: str | Mapping[str, Any]) -> ClockSpec:

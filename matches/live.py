@@ -5,13 +5,10 @@ follower redraws from the live answer without fetching the match. Any member may
 any table (issue 8: watching a match)."""
 
 from collections.abc import Collection
-from typing import Any
-
-from django.utils import timezone
 
 from matches import selectors
 from matches.models import Table
-from web import live
+from web import clock, live
 
 # A table id in a topic: the digits of a BigAutoField, no more.
 MAX_ID_DIGITS = 18
@@ -29,10 +26,10 @@ def table_versions(keys: Collection[str]) -> dict[str, int]:
     return {str(table_id): version for table_id, version in versions.items()}
 
 
-def table_states(keys: Collection[str]) -> dict[str, tuple[int, dict[str, Any]]]:
+def table_states(keys: Collection[str]) -> dict[str, tuple[int, selectors.MatchDetail]]:
     """The version and match body of each table named by ``keys`` that a match owns, in
     one query (a chouette's table has no match body: left out)."""
-    now = timezone.now()
+    now = clock.now()
     states = {}
     for match in selectors.match_queryset().filter(table_id__in=_table_ids(keys)):
         body = selectors.match_detail(match, now=now)

@@ -3,10 +3,9 @@
 import datetime as dt
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from django.db.models import Q, QuerySet
-from django.utils import timezone
 
 from backgammon import dice as core_dice
 from backgammon.game import Game, GameOptions, Opening, Phase, action_from_dict
@@ -19,7 +18,10 @@ from backgammon.tavli.board import TavliBoard
 from backgammon.tavli.record import export_match_record
 from club.models import Player, RatingKind
 from matches import clocks
+from matches.board import landing_steps
 from matches.models import Action, Match, PlaySettings, Table
+from web import clock
+from web.documents import JSONDocument
 
 BAR_PIPS = 25
 
@@ -85,9 +87,117 @@ def players(match: Match) -> list[str]:
     return names
 
 
+# API.md's ``clock``: each player's seconds left (by username, None: no clock) and
+# ``"deadline"`` (ISO time or None).
+ClockBody = dict[str, float | str | None]
+
+
+class CubeBody(TypedDict):
+    value: int
+    owner: str | None
+
+
+class GameIds(TypedDict):
+    """GNU Backgammon's IDs of the game in play, or a tavli game's ``board``."""
+
+    position_id: str | None
+    match_id: str | None
+    board: NotRequired[JSONDocument]
+
+
+class GameBody(GameIds):
+    """API.md's ``game`` of a match (``api.GameOutput``)."""
+
+    number: int
+    variant: str
+    turn: str | None
+    turn_no: int
+    phase: str
+    dice: list[int] | None
+    cube: CubeBody
+    legal_plays: list[str]
+    pending: list[str]
+    remaining_dice: list[int]
+    awaiting_double: bool
+    can_double: bool
+    resignation: str | None
+
+
+class MatchDetail(TypedDict):
+    """A match as ``GET /api/matches/{id}/`` answers it and the pages read it
+    (``api.MatchOutput``)."""
+
+    id: int
+    status: str
+    players: list[str]
+    length: int
+    rated: bool
+    stake: str | None
+    options: JSONDocument
+    tavli: str | None
+    score: dict[str, int]
+    winner: str | None
+    ended_by: str | None
+    crawford: bool
+    dice_commitment: str
+    game: GameBody | None
+    clock: ClockBody
+    version: int
+    topic: str
+    open: bool
+    pip_counts: dict[str, int] | None
+
+
+class MatchDice(TypedDict):
+    """API.md's ``dice`` of a match (``api.DiceOutput``)."""
+
+    commitment: str
+    client_seed: str
+    algorithm: str
+    server_seed: NotRequired[str]
+    rolls: NotRequired[list[list[int]]]
+
+
+class BoardState(TypedDict):
+    """What the board page's script (``static/matches/play.js``) reads, as the page's
+    ``table-state`` JSON: a match's board and a chouette member's board alike."""
+
+    version: int  # the live version drawn: a match's table's, a chouette's own
+    topic: str  # the live channel's topic the page follows
+    turn_no: int | None  # what an action sends back (None: no game yet)
+    phase: str | None
+    my_turn: bool
+    steps: dict[int, dict[int, int]]  # the viewer's clickable steps (T3): from, to, die
+    pending: list[tuple[int, int]]  # a chouette's steps clicked and not yet sent
+    play: str  # the pending steps as one play: what a chouette's "confirm" sends
+
+
+def board_state(
+    *,
+    version: int,
+    topic: str,
+    game: Game | None,
+    turn_no: int | None,
+    my_turn: bool,
+    pending: list[tuple[int, int]] | None = None,
+) -> BoardState:
+    """The board page's state for one viewer: ``game`` as drawn (a chouette's with the
+    steps clicked so far played), the steps to click only on the viewer's own turn."""
+    return {
+        "version": version,
+        "topic": topic,
+        "turn_no": turn_no,
+        "phase": None if game is None else game.phase.value,
+        "my_turn": my_turn,
+        "steps": landing_steps(game) if my_turn and game is not None else {},
+        "pending": pending or [],
+        "play": "" if game is None else format_play(game.pending_steps),
+    }
+
+
 def match_clock(
     match: Match, *, now: dt.datetime | None = None, game: Game | None = None
-) -> dict[str, Any]:
+) -> ClockBody:
     """API.md's ``clock``: each player's time left (seconds; the side acting: delay and
     reserve left together, counting down; the other: its reserve) and the deadline.
     ``game``: the table's game, when the caller has read it already."""
@@ -95,10 +205,10 @@ def match_clock(
     names = players(match)
     if table.delay is None or len(names) < 2:
         return {**{name: None for name in names}, "deadline": None}
-    now = now or timezone.now()
+    now = now or clock.now()
     game = game or table_game(table)
     acting = game.turn if game is not None and table.deadline is not None else None
-    left: dict[str, Any] = {}
+    left: ClockBody = {}
     for side, name in enumerate(names):
         reserve = table.reserve_0 if side == 0 else table.reserve_1
         if side == acting and table.clock_started is not None:
@@ -110,7 +220,7 @@ def match_clock(
     return left
 
 
-def match_detail(match: Match, *, now: dt.datetime | None = None) -> dict[str, Any]:
+def match_detail(match: Match, *, now: dt.datetime | None = None) -> MatchDetail:
     """The match as API.md's ``GET /api/matches/{id}/`` answers it, plus, for the pages:
     ``version`` and ``topic`` (the live channel's), ``rated``, ``stake``, ``options``,
     ``ended_by``, ``open`` (an open challenge still waiting), ``pip_counts``; and in
@@ -124,7 +234,7 @@ def match_detail(match: Match, *, now: dt.datetime | None = None) -> dict[str, A
     if match.winner_id is not None:
         winner = names[0] if match.winner_id == match.creator_id else names[1]
     game = table_game(table)
-    body: dict[str, Any] = {
+    body: MatchDetail = {
         "id": match.pk,
         "status": str(match.status),
         "players": names,
@@ -153,7 +263,7 @@ def match_detail(match: Match, *, now: dt.datetime | None = None) -> dict[str, A
     view = game.on_roll if turn is None else turn
     board = game.position_for(view)
     cube = game.cube
-    body["game"] = {
+    game_body: GameBody = {
         "number": table.game_number,
         "variant": game.options.variant.name,
         "turn": None if turn is None else names[turn],
@@ -171,11 +281,12 @@ def match_detail(match: Match, *, now: dt.datetime | None = None) -> dict[str, A
         if game.phase is not Phase.RESIGN_OFFERED or game.resignation is None
         else game.resignation.value,
     }
+    body["game"] = game_body
     body["pip_counts"] = dict(zip(names, _pips(game.position_for(0)), strict=True))
     return body
 
 
-def _ids(state: MatchState, game: Game, board: object, score: tuple[int, int]) -> dict[str, Any]:
+def _ids(state: MatchState, game: Game, board: object, score: tuple[int, int]) -> GameIds:
     """GNU Backgammon's position and match IDs; the tavli games, which those IDs cannot
     hold (a pin, both sides running the same way), give the board in API.md's form ``B``
     instead, from the same view, with both IDs null."""
@@ -287,10 +398,10 @@ def match_rolls(match: Match) -> list[list[int]]:
     return rolls
 
 
-def match_dice(match: Match) -> dict[str, Any]:
+def match_dice(match: Match) -> MatchDice:
     """API.md's ``dice``: the commitment, client seed and algorithm; once the match is
     over, also the server seed and every roll."""
-    body: dict[str, Any] = {
+    body: MatchDice = {
         "commitment": match.commitment,
         "client_seed": match.client_seed,
         "algorithm": core_dice.ALGORITHM,

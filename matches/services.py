@@ -49,6 +49,7 @@ from club.services import LegSpec
 from matches import clocks, selectors, signals, table_engine
 from matches.errors import NotYourTurn
 from matches.models import Action, Match, PlaySettings, Seat, Table
+from web import clock
 from web.errors import Conflict, Forbidden, Invalid, NotFound
 
 log = logging.getLogger(__name__)
@@ -281,7 +282,7 @@ def match_accept(*, match: Match, player: Player, seed: str = "") -> Match:
     _check_answerable(match, player)
     if player.pk == match.creator_id:
         raise Forbidden(_("You cannot accept your own invitation or challenge."))
-    work = MatchTurn(match=match, table=table, now=table_engine.clock_now())
+    work = MatchTurn(match=match, table=table, now=clock.now())
     match.opponent = player
     match.status = Match.Status.PLAYING
     match.started_at = work.now
@@ -310,7 +311,7 @@ def match_decline(*, match: Match, player: Player) -> Match:
     _check_answerable(match, player)
     if match.opponent is None and player.pk != match.creator_id:
         raise Forbidden(_("Only its creator withdraws an open challenge."))
-    work = MatchTurn(match=match, table=table, now=table_engine.clock_now())
+    work = MatchTurn(match=match, table=table, now=clock.now())
     match.status = Match.Status.DECLINED
     match.finished_at = work.now
     table.status = Table.Status.CLOSED
@@ -330,7 +331,7 @@ def match_call_off(*, match: Match) -> Match:
     acted = Action.objects.filter(table=table).exclude(kind=Action.START).exists()
     if table.game_number > 1 or acted:
         raise Conflict(_("That match has begun: it can no longer be called off."))
-    work = MatchTurn(match=match, table=table, now=table_engine.clock_now())
+    work = MatchTurn(match=match, table=table, now=clock.now())
     match.status = Match.Status.DECLINED
     match.finished_at = work.now
     table.status = Table.Status.CLOSED
@@ -444,7 +445,7 @@ def _load(match: Match, player: Player, turn_no: int | None) -> MatchTurn:
         raise Conflict(_("That match is not being played."))
     if turn_no is not None:
         table_engine.turn_check(table, turn_no)
-    return MatchTurn(match=match, table=table, now=table_engine.clock_now())
+    return MatchTurn(match=match, table=table, now=clock.now())
 
 
 def _side(work: MatchTurn, player: Player) -> int:

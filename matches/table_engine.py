@@ -32,7 +32,6 @@ from typing import Any, ClassVar
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from backgammon import errors as core
@@ -43,6 +42,8 @@ from matches import clocks
 from matches.errors import IllegalPlay, StaleTurn
 from matches.models import Action, Table
 from matches.models import Phase as TablePhase
+from web import clock
+from web.documents import JSONDocument
 from web.errors import Conflict, Invalid
 from web.schedule import send_at
 
@@ -58,11 +59,6 @@ _WRITTEN = (
     "status", "version", "turn_no", "turn_base", "game_number", "log_seq", "phase", "state",
     "dice_used", "reserve_0", "reserve_1", "clock_started", "deadline", "deadline_turn",
 )  # fmt: skip
-
-
-def clock_now() -> datetime:
-    """The engine's clock: tests replace it to move time on (never sleep)."""
-    return timezone.now()
 
 
 def rules_apply(call: Callable[..., Game], *args: Any) -> Game:
@@ -144,7 +140,7 @@ class TableTurn(ABC):
         self.dice_keep(stream.used)
         return rolls
 
-    def game_begin(self, game: Game, *, payload: dict[str, Any], actor: Player | None) -> None:
+    def game_begin(self, game: Game, *, payload: JSONDocument, actor: Player | None) -> None:
         """``game`` begins at the table: the next game number, its turn numbers counted
         on from the last game's, the log's ``start`` row (``payload``: its options and
         opening)."""
@@ -277,7 +273,7 @@ def table_due(*, table_id: int, turn_no: int, skip_locked: bool = False) -> Tabl
         or table.status != Table.Status.PLAYING
         or not (table.deadline_turn or table.turn_no) <= turn_no <= table.turn_no
         or table.deadline is None
-        or table.deadline > clock_now()
+        or table.deadline > clock.now()
     ):
         return None
     return table
@@ -302,7 +298,7 @@ def _timeout(table_id: int, turn_no: int, *, skip_locked: bool) -> bool:
     if table is None:
         return False
     kind = next(kind for name, kind in _KINDS.items() if getattr(table, f"owner_{name}"))
-    applied = kind.timed_out(table, clock_now())
+    applied = kind.timed_out(table, clock.now())
     if applied:
         log.info("table %s: turn %s timed out", table_id, turn_no)
     return applied
@@ -313,7 +309,7 @@ def tables_sweep(*, limit: int = 500) -> int:
     was lost: a worker that was down catches up; or a clock worker behind), the oldest
     first, each in its own transaction, skipping a table another transaction holds (the
     clock worker on it, or a player). Returns how many were applied."""
-    overdue = clock_now() - timedelta(seconds=SWEEP_GRACE)
+    overdue = clock.now() - timedelta(seconds=SWEEP_GRACE)
     due = (
         Table.objects.filter(status=Table.Status.PLAYING, deadline__lte=overdue)
         .order_by("deadline")

@@ -6,7 +6,7 @@ its script acts through the JSON API with the session, re-fetching the board fra
 (``play_table``) when the live channel says the table moved (docs/play.md).
 """
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from django import forms
 from django.contrib import messages
@@ -14,7 +14,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.cache import never_cache
@@ -28,13 +29,7 @@ from matches import board, clocks, selectors, services
 from matches.models import Match, PlaySettings
 from web.errors import ServiceError
 
-CLOCK_CHOICES = [
-    ("none", gettext_lazy("No clock")),
-    ("standard", gettext_lazy("Standard: 12 s a move, 2 minutes a point")),
-    ("blitz", gettext_lazy("Blitz: 8 s a move, 20 s a point")),
-    ("correspondence", gettext_lazy("Correspondence: 48 hours a move")),
-]
-assert [value for value, _label in CLOCK_CHOICES] == list(clocks.PRESETS)
+CLOCK_CHOICES = [(name, capfirst(label)) for name, label in clocks.PRESET_LABELS.items()]
 # Each game by its name in the players' languages (issue 11: Πόρτες, права, ...).
 GAME_NAMES = {
     "standard": pgettext_lazy("the game", "Backgammon"),
@@ -56,12 +51,6 @@ TAVLI_PREFIX = "tavli:"
 GAME_CHOICES = [
     *GAME_NAMES.items(),
     *((TAVLI_PREFIX + order, name) for order, name in TAVLI_NAMES.items()),
-]
-SHORT_CLOCK_NAMES = [
-    ("none", gettext_lazy("none")),
-    ("standard", gettext_lazy("standard")),
-    ("blitz", gettext_lazy("blitz")),
-    ("correspondence", gettext_lazy("correspondence")),
 ]
 
 
@@ -121,7 +110,7 @@ def play(request: HttpRequest) -> HttpResponseBase:
     form = MatchForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
-            match = _create(me, form.cleaned_data)
+            match = _create(me, form)
         except ServiceError as error:
             form.add_error(None, str(error.message))
         else:
@@ -157,10 +146,11 @@ def _clock_label(clock: Any) -> str:
             "delay": clock.get("delay", 0),
             "reserve": clock.get("reserve", 0),
         }
-    return str(dict(SHORT_CLOCK_NAMES).get(clock, clock))
+    return str(clocks.PRESET_NAMES.get(clock, clock))
 
 
-def _create(me: Player, data: dict[str, Any]) -> Match:
+def _create(me: Player, form: MatchForm) -> Match:
+    data = form.cleaned_data
     opponent = club_selectors.player_get(username=data["opponent"]) if data["opponent"] else None
     game: str = data["game"] or "standard"
     tavli = game.removeprefix(TAVLI_PREFIX) if game.startswith(TAVLI_PREFIX) else None
@@ -175,7 +165,7 @@ def _create(me: Player, data: dict[str, Any]) -> Match:
     return services.match_create(creator=me, opponent=opponent, options=options)
 
 
-def game_name(detail: dict[str, Any]) -> str:
+def game_name(detail: selectors.MatchDetail) -> str:
     """The game being played, by its name in the viewer's language (a tavli match: its
     order, and the game in play)."""
     game = detail["game"]
@@ -216,7 +206,30 @@ def _home(settings: PlaySettings, game_number: int) -> board.Home:
     return home
 
 
-def _table_context(match: Match, me: Player) -> dict[str, Any]:
+class TablePage(TypedDict):
+    """What the board page and its fragment draw (templates/matches/_table.html)."""
+
+    match: Match
+    detail: selectors.MatchDetail
+    game: selectors.GameBody | None
+    board: SafeString
+    side: int | None
+    watching: bool
+    my_turn: bool
+    opponent: str | None
+    can_confirm: bool
+    can_double: bool
+    beavers: bool
+    game_name: str
+    tavli: bool
+    doubles: range
+    state: selectors.BoardState
+    api: str
+    clocks: list[tuple[str, float | str | None]]
+    fragment_url: NotRequired[str]  # the page's, not the fragment's
+
+
+def _table_context(match: Match, me: Player) -> TablePage:
     """Everything the board fragment shows, from ``me``'s side (a watcher: the first
     player's), and the state its script reads."""
     detail = selectors.match_detail(match)
@@ -231,17 +244,13 @@ def _table_context(match: Match, me: Player) -> dict[str, Any]:
         home = _home(selectors.play_settings(player=me), info["number"] if info else 1)
         picture = board.picture_for(game, view)
         svg = board.board_svg(picture, home=home, names=(names[view], names[1 - view]))
-    steps = board.landing_steps(game) if my_turn and game is not None else {}
-    state = {
-        "version": detail["version"],
-        "topic": detail["topic"],
-        "turn_no": info["turn_no"] if info else None,
-        "phase": info["phase"] if info else None,
-        "my_turn": my_turn,
-        "steps": steps,
-        "clock": detail["clock"],
-        "turn": info["turn"] if info else None,
-    }
+    state = selectors.board_state(
+        version=detail["version"],
+        topic=detail["topic"],
+        game=game,
+        turn_no=info["turn_no"] if info else None,
+        my_turn=my_turn,
+    )
     return {
         "match": match,
         "detail": detail,

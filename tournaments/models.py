@@ -10,7 +10,6 @@ same transaction, and nothing else writes either.
 
 import hashlib
 from decimal import Decimal
-from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -22,8 +21,10 @@ from django.utils.translation import gettext_lazy as _
 
 from club import money
 from club.models import MatchResult, Player, Transaction
+from matches.clocks import PRESET_LABELS
 from matches.models import Match
 from tournaments.formats import Bracket, Format
+from tournaments.formats.payouts import PayoutTableDict
 
 LENGTHS_PATTERN = r"^\s*[1-9][0-9]?(\s*,\s*[1-9][0-9]?)*\s*$"
 CLOCKS_PATTERN = r"^\s*([a-z]+(\s*,\s*[a-z]+)*)?\s*$"
@@ -34,7 +35,7 @@ def by_round(values: list[str], number: int) -> str:
     return values[min(number, len(values)) - 1]
 
 
-def default_payout_table() -> dict[str, Any]:
+def default_payout_table() -> PayoutTableDict:
     """70% to the winner, 30% to the runner-up."""
     return {"unit": "percent", "places": {"main": {"1": "70", "2": "30"}}}
 
@@ -73,12 +74,13 @@ class FormatChoice(models.TextChoices):
 
 
 class Clock(models.TextChoices):
-    """The clock of a tournament's online matches (``matches.clocks.PRESETS``)."""
+    """The clock of a tournament's online matches: the presets, in their words
+    (``matches.clocks``)."""
 
-    NONE = "none", _("no clock")
-    STANDARD = "standard", _("standard: 12 s a move, 2 minutes a point")
-    BLITZ = "blitz", _("blitz: 8 s a move, 20 s a point")
-    CORRESPONDENCE = "correspondence", _("correspondence: 48 hours a move")
+    NONE = "none", PRESET_LABELS["none"]
+    STANDARD = "standard", PRESET_LABELS["standard"]
+    BLITZ = "blitz", PRESET_LABELS["blitz"]
+    CORRESPONDENCE = "correspondence", PRESET_LABELS["correspondence"]
 
 
 class DeadlineRule(models.TextChoices):

@@ -6,18 +6,18 @@ from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Prefetch, QuerySet, Sum
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
+from django_stubs_ext import StrOrPromise
 
 from club.models import Account, Leg
 from tournaments import bracket, formats
 from tournaments.models import BRACKET_TITLES, Entry, Pairing, Round, Tournament, pairing_label
-from web import live
+from web import clock, live
 from web.errors import NotFound
 
 ZERO = Decimal("0.00")
@@ -187,10 +187,22 @@ def _source_labels(within: formats.Bracket) -> bracket.SourceLabels:
     }
 
 
-def tournament_draw(*, tournament: Tournament) -> dict[str, Any]:
+class TournamentDraw(TypedDict):
+    """What the bracket page and the admin draw (``tournament_draw``)."""
+
+    tournament: Tournament
+    brackets: list[tuple[StrOrPromise, bracket.BracketDrawing]]
+    standings: list[StandingLine]
+    elimination: bool
+    rounds: QuerySet[Round]
+    prizes: list[PrizeLine]
+    my_entry: NotRequired[Entry | None]  # the public page's: the viewer's own entry
+
+
+def tournament_draw(*, tournament: Tournament) -> TournamentDraw:
     """What the bracket page and the admin draw: the brackets of an elimination (as
     drawings), the standings, the rounds and the prizes paid."""
-    brackets: list[tuple[Any, bracket.BracketDrawing]] = []
+    brackets: list[tuple[StrOrPromise, bracket.BracketDrawing]] = []
     if tournament.state is not None and tournament.format in ELIMINATIONS:
         names = {str(entry.pk): entry.player.display_name for entry in tournament.entries.all()}
         state = formats.Tournament.from_dict(tournament.state)
@@ -224,7 +236,7 @@ def tournament_versions(keys: Collection[str]) -> dict[str, int]:
 def rounds_overdue() -> QuerySet[Round]:
     """Rounds whose deadline has passed with a pairing still waiting for its result."""
     return Round.objects.filter(
-        deadline__lte=timezone.now(),
+        deadline__lte=clock.now(),
         pairings__winner__isnull=True,
         tournament__status=Tournament.Status.RUNNING,
     ).distinct()
@@ -232,7 +244,7 @@ def rounds_overdue() -> QuerySet[Round]:
 
 def round_overdue_pairings(*, played: Round) -> list[Pairing]:
     """The round's pairings still waiting for a result once its deadline has passed."""
-    if played.deadline is None or played.deadline > timezone.now():
+    if played.deadline is None or played.deadline > clock.now():
         return []
     return list(
         played.pairings.filter(winner__isnull=True)

@@ -32,7 +32,6 @@ from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction as db_transaction
 from django.db.models import Count
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -45,17 +44,13 @@ from matches.models import Action, Match
 from tournaments import formats
 from tournaments.models import Clock, DeadlineRule, Entry, Pairing, Round, Tournament
 from tournaments.selectors import next_round_impossible, tournament_pool_balance
+from web import clock
 from web.errors import Conflict, Invalid, ServiceError
 from web.schedule import send_at
 
 EDITABLE = (Tournament.Status.DRAFT, Tournament.Status.OPEN)
 DEADLINE_TASK = "tournaments.round_deadline"
 log = logging.getLogger("tournaments")
-
-
-def clock_now() -> datetime:
-    """The services' clock: tests replace it to move time on (never sleep)."""
-    return timezone.now()
 
 
 # The formats' values ------------------------------------------------------------------
@@ -123,9 +118,9 @@ def tournament_check(*, tournament: Tournament) -> None:
         raise Invalid(
             _("The payout table does not add up: %(reason)s.") % {"reason": error}
         ) from None
-    for clock in [tournament.clock, *tournament.clocks]:
-        if clock not in Clock.values:
-            raise Invalid(_("%(clock)s is not a clock.") % {"clock": clock})
+    for named in [tournament.clock, *tournament.clocks]:
+        if named not in Clock.values:
+            raise Invalid(_("%(clock)s is not a clock.") % {"clock": named})
     if not 0 <= tournament.round_deadline_hours <= MAX_DEADLINE_HOURS:
         raise Invalid(_("A round lasts 0 to %(most)s hours.") % {"most": MAX_DEADLINE_HOURS})
     if tournament.deadline_rule not in DeadlineRule.values:
@@ -368,7 +363,7 @@ def tournament_start(*, tournament: Tournament) -> Tournament:
         entry.rating = entry.player.rating
     Entry.objects.bulk_update(entries, ["rating"])
     locked.status = Tournament.Status.RUNNING
-    locked.started_at = timezone.now()
+    locked.started_at = clock.now()
     _store(locked, state)
     _save(locked, "status", "started_at", "state")
     return locked
@@ -402,7 +397,7 @@ def _round_open(
     tournament: Tournament, state: formats.Tournament, current: formats.Round
 ) -> formats.Tournament:
     """The rows of a round just started, at its length and clock, with its deadline."""
-    now = clock_now()
+    now = clock.now()
     hours = tournament.round_deadline_hours
     played = Round.objects.create(
         tournament=tournament,
@@ -550,7 +545,7 @@ def pairing_result_record(
     row.result = _result(locked, row, winner, loser, match, recorded_by, ended_by)
     row.winner = winner
     row.source = Pairing.Source.OVER_THE_BOARD if match is None else Pairing.Source.ONLINE
-    row.decided_at = clock_now()
+    row.decided_at = clock.now()
     row.save(update_fields=["result", "winner", "source", "decided_at"])
     _store(locked, state)
     _save(locked, "state")
@@ -715,7 +710,7 @@ def round_deadline_apply(*, round_id: int) -> bool:
         return False
     locked = Tournament.objects.select_for_update().get(pk=found)
     row = Round.objects.select_for_update().get(pk=round_id)
-    now = clock_now()
+    now = clock.now()
     if (
         locked.status != Tournament.Status.RUNNING
         or row.deadline is None
@@ -792,7 +787,7 @@ def rounds_deadline_sweep() -> int:
     task that was lost); how many were applied, each in its own transaction."""
     due = Round.objects.filter(
         tournament__status=Tournament.Status.RUNNING,
-        deadline__lte=clock_now(),
+        deadline__lte=clock.now(),
         deadline_applied_at__isnull=True,
     ).values_list("pk", flat=True)
     applied = 0
@@ -908,7 +903,7 @@ def tournament_finish(*, tournament: Tournament, recorded_by: User | None) -> To
     if pool.collected:
         locked.payout_transaction = _post_payouts(locked, pool, lines, recorded_by)
     locked.status = Tournament.Status.FINISHED
-    locked.finished_at = timezone.now()
+    locked.finished_at = clock.now()
     _save(locked, "status", "finished_at", "payout_transaction", "swiss_rounds", "state")
     return locked
 

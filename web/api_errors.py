@@ -9,7 +9,7 @@ anything else a 500, ``DEBUG`` on or off.
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import InterfaceError, OperationalError
@@ -52,7 +52,16 @@ _CODES: dict[type[exceptions.APIException], str] = {
 }
 
 
-class ErrorOutput(serializers.Serializer[dict[str, Any]]):
+class ErrorBody(TypedDict):
+    """The body of every error answer (``ErrorOutput``)."""
+
+    error: str
+    detail: str
+    reason: NotRequired[str]
+    fields: NotRequired[Any]  # DRF's validation details, as it gives them
+
+
+class ErrorOutput(serializers.Serializer[ErrorBody]):
     """The body of every error answer."""
 
     error = serializers.CharField(
@@ -88,15 +97,23 @@ def _flatten(detail: Any, prefix: str = "") -> list[str]:
     return [f"{field}: {detail}" if field else str(detail)]
 
 
-def error_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:
-    return {"error": code, "detail": detail, **extra}
+def error_body(
+    code: str, detail: str, *, reason: str | None = None, fields: Any = None
+) -> ErrorBody:
+    body: ErrorBody = {"error": code, "detail": detail}
+    if reason is not None:
+        body["reason"] = reason
+    if fields is not None:
+        body["fields"] = fields
+    return body
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's exception handler, answering in the API's error shape."""
     if isinstance(exc, ServiceError):
-        extra = {} if exc.reason is None else {"reason": exc.reason}
-        return Response(error_body(exc.code, str(exc.message), **extra), status=exc.status)
+        return Response(
+            error_body(exc.code, str(exc.message), reason=exc.reason), status=exc.status
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -168,7 +185,7 @@ def _unavailable(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _server_error_body() -> dict[str, Any]:
+def _server_error_body() -> ErrorBody:
     return error_body("server_error", _("The server failed to answer; the error was logged."))
 
 

@@ -5,12 +5,13 @@ from datetime import datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from matches import selectors, services, table_engine
+from matches import selectors, services
 from matches.demo import play_on
+from web import clock as web_clock
 
 
 class Clock:
-    """``table_engine.clock_now`` for a test: fixed until ``advance`` moves it."""
+    """``web.clock.now`` for a test: fixed until ``advance`` moves it."""
 
     def __init__(self) -> None:
         self.now: datetime = timezone.now()
@@ -25,7 +26,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch):
     fixed = Clock()
-    monkeypatch.setattr(table_engine, "clock_now", fixed)
+    monkeypatch.setattr(web_clock, "now", fixed)
     return fixed
 
 

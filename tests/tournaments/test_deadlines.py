@@ -21,13 +21,14 @@ from tests.tournaments.test_admin import messages_of
 from tests.waiting import wait_until
 from tournaments import services, tasks
 from tournaments.models import Pairing, Round, Tournament
+from web import clock as web_clock
 
 
 @pytest.fixture
 def clock(monkeypatch):
-    """The tournaments' services' clock, moved by hand."""
+    """The clock of play (``web.clock.now``), moved by hand."""
     fixed = Clock()
-    monkeypatch.setattr(services, "clock_now", fixed)
+    monkeypatch.setattr(web_clock, "now", fixed)
     return fixed
 
 

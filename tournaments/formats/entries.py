@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from tournaments.formats.errors import InvalidEntries, InvalidOptions, InvalidState
 
@@ -27,6 +27,14 @@ class Seeding(StrEnum):
     RATING = "rating"
 
 
+class EntryDict(TypedDict):
+    """An entry's stored JSON form."""
+
+    id: str
+    rating: float | None
+    seed: int | None
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One entry: its id, its rating (for seeding by rating) and a seed set by hand."""
@@ -35,7 +43,7 @@ class Entry:
     rating: float | None = None
     seed: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> EntryDict:
         return {"id": self.id, "rating": self.rating, "seed": self.seed}
 
     @classmethod

@@ -8,9 +8,9 @@ refused when the tournament is built, before anything is drawn.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NotRequired, TypedDict
 
 from tournaments.formats.entries import Seeding
 from tournaments.formats.errors import InvalidOptions, InvalidState
@@ -101,8 +101,29 @@ def check_options(options: FormatOptions) -> None:
         raise InvalidOptions("a Swiss has a whole number of rounds")
 
 
-def options_to_dict(options: FormatOptions) -> dict[str, Any]:
-    return {"kind": options.kind.value, **asdict(options)}
+class FormatDict(TypedDict):
+    """A format's stored JSON form: its ``kind``, then its own options."""
+
+    kind: str
+    seeding: str
+    consolation_through_round: NotRequired[int]
+    last_chance_after_round: NotRequired[int]
+    bracket_reset: NotRequired[bool]
+    rounds: NotRequired[int]
+
+
+def options_to_dict(options: FormatOptions) -> FormatDict:
+    """The options in their fields' order after ``kind``, as ``from_dict`` reads them."""
+    kind, seeding = options.kind.value, options.seeding.value
+    if isinstance(options, Swiss):
+        return {"kind": kind, "rounds": options.rounds, "seeding": seeding}
+    body: FormatDict = {"kind": kind, "seeding": seeding}
+    if isinstance(options, SingleElimination):
+        body["consolation_through_round"] = options.consolation_through_round
+        body["last_chance_after_round"] = options.last_chance_after_round
+    elif isinstance(options, DoubleElimination):
+        body["bracket_reset"] = options.bracket_reset
+    return body
 
 
 def options_from_dict(data: Any) -> FormatOptions:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from tournaments.formats.errors import InvalidState, NotInPairing, PairingFinished
 
@@ -41,6 +41,40 @@ class Bracket(StrEnum):
         if self is Bracket.LAST_CHANCE:
             return Event.LAST_CHANCE
         return Event.MAIN
+
+
+class LocationDict(TypedDict):
+    """Where a pairing or a plan's node is, in its stored JSON form."""
+
+    id: str
+    round: int
+    bracket: str
+    bracket_round: int
+    position: int
+
+
+class LocationArgs(TypedDict):
+    """A stored location read back, as keyword arguments."""
+
+    id: str
+    round: int
+    bracket: Bracket
+    bracket_round: int
+    position: int
+
+
+class PairingDict(LocationDict):
+    """A pairing's stored JSON form."""
+
+    players: list[str]
+    winner: str | None
+
+
+class RoundDict(TypedDict):
+    """A round's stored JSON form."""
+
+    number: int
+    pairings: list[PairingDict]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +142,7 @@ class Pairing:
             )
         return replace(self, winner=winner)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> PairingDict:
         return {**location_to_dict(self), "players": list(self.players), "winner": self.winner}
 
     @classmethod
@@ -148,7 +182,7 @@ class Located(Protocol):
     def position(self) -> int: ...
 
 
-def location_to_dict(item: Located) -> dict[str, Any]:
+def location_to_dict(item: Located) -> LocationDict:
     return {
         "id": item.id,
         "round": item.round,
@@ -158,7 +192,7 @@ def location_to_dict(item: Located) -> dict[str, Any]:
     }
 
 
-def location_from_dict(data: Any) -> dict[str, Any]:
+def location_from_dict(data: Any) -> LocationArgs:
     """The location a ``location_to_dict`` wrote, as keyword arguments."""
     return {
         "id": data["id"],
@@ -180,7 +214,7 @@ class Round:
     def complete(self) -> bool:
         return all(pairing.finished for pairing in self.pairings)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RoundDict:
         return {"number": self.number, "pairings": [p.to_dict() for p in self.pairings]}
 
     @classmethod

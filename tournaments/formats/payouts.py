@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypedDict
 
 from tournaments.formats.errors import InvalidAmount, InvalidPayoutTable
 from tournaments.formats.pairings import Event
@@ -94,6 +94,13 @@ class PayoutLine:
     share: Decimal
 
 
+class PayoutTableDict(TypedDict):
+    """A payout table's JSON form: ``{"unit", "places": {event: {place: share}}}``."""
+
+    unit: str
+    places: dict[str, dict[str, str]]
+
+
 @dataclass(frozen=True, slots=True)
 class PayoutTable:
     """Shares for places; ``from_dict({"unit": "percent", "places": {"main": {"1":
@@ -141,7 +148,7 @@ class PayoutTable:
             raise InvalidPayoutTable(f"not a payout table: {data!r}") from error
         return cls(unit=unit, lines=lines)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> PayoutTableDict:
         places: dict[str, dict[str, str]] = {}
         for line in self.lines:
             places.setdefault(line.event.value, {})[str(line.place)] = str(line.share)

@@ -28,12 +28,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from tournaments.formats.errors import InvalidOptions, InvalidState
 from tournaments.formats.options import DoubleElimination, SingleElimination
 from tournaments.formats.pairings import (
     Bracket,
+    LocationDict,
     Pairing,
     location_from_dict,
     location_to_dict,
@@ -51,6 +52,30 @@ class SlotKind(StrEnum):
     NOBODY = "nobody"  # no player: the other side has a bye
 
 
+class SlotDict(TypedDict):
+    kind: str
+    ref: str
+    index: int
+
+
+class NodeDict(LocationDict):
+    sides: list[SlotDict]
+    reset: bool
+
+
+class PoolDict(TypedDict):
+    bracket: str
+    after_round: int
+    feeders: list[str]
+
+
+class PlanDict(TypedDict):
+    """A plan's stored JSON form (``Plan.to_dict``)."""
+
+    nodes: list[NodeDict]
+    pools: list[PoolDict]
+
+
 @dataclass(frozen=True, slots=True)
 class Slot:
     """One side of a node, before its player is known."""
@@ -59,7 +84,7 @@ class Slot:
     ref: str = ""
     index: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SlotDict:
         return {"kind": self.kind.value, "ref": self.ref, "index": self.index}
 
     @classmethod
@@ -87,7 +112,7 @@ class Node:
     def bye(self) -> bool:
         return NOBODY in self.sides
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> NodeDict:
         return {
             **location_to_dict(self),
             "sides": [side.to_dict() for side in self.sides],
@@ -109,7 +134,7 @@ class Pool:
     after_round: int
     feeders: tuple[str, ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> PoolDict:
         return {
             "bracket": self.bracket.value,
             "after_round": self.after_round,
@@ -132,7 +157,7 @@ class Plan:
     nodes: tuple[Node, ...]
     pools: tuple[Pool, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> PlanDict:
         return {
             "nodes": [node.to_dict() for node in self.nodes],
             "pools": [pool.to_dict() for pool in self.pools],

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypedDict
 
-from tournaments.formats.entries import Entry, check_entries, seed_order
+from tournaments.formats.entries import Entry, EntryDict, check_entries, seed_order
 from tournaments.formats.errors import (
     AlreadyDrawn,
     InvalidOptions,
@@ -33,6 +33,7 @@ from tournaments.formats.errors import (
 )
 from tournaments.formats.options import (
     DoubleElimination,
+    FormatDict,
     FormatOptions,
     RoundRobin,
     SingleElimination,
@@ -41,11 +42,12 @@ from tournaments.formats.options import (
     options_from_dict,
     options_to_dict,
 )
-from tournaments.formats.pairings import Pairing, Round
+from tournaments.formats.pairings import Pairing, Round, RoundDict
 from tournaments.formats.places import FinalPlace, elimination_places, standings_places
 from tournaments.formats.plan import (
     Fixture,
     Plan,
+    PlanDict,
     Progress,
     double_elimination_plan,
     round_robin_plan,
@@ -70,6 +72,16 @@ def _swiss_rounds_limit(entries: int) -> int:
     """A round robin's number of rounds: more Swiss rounds would force rematches or
     second byes."""
     return entries if entries % 2 else entries - 1
+
+
+class TournamentDict(TypedDict):
+    """A tournament's stored JSON form (``Tournament.to_dict``)."""
+
+    format: FormatDict
+    entries: list[EntryDict]
+    seed_order: list[str]
+    plan: PlanDict | None
+    rounds: list[RoundDict]
 
 
 @dataclass(frozen=True)
@@ -230,7 +242,7 @@ class Tournament:
             return standings_places(self.standings())
         return elimination_places(self.seed_order, self.pairings)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TournamentDict:
         """Plain JSON: ``from_dict`` gives back an equal tournament."""
         return {
             "format": options_to_dict(self.format),

@@ -2,10 +2,12 @@
 kills of the crashed child's group, and what ``/healthz`` reads of it from the status
 file. The whole service under ``kill -9``: tests/integration/test_supervision.py."""
 
+import ast
 import inspect
 import math
 import os
 import subprocess
+import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -181,3 +183,15 @@ def test_a_child_started_for_its_work_that_crashed_waits_for_work_not_down():
     assert child.down is not None
     assert not child.restart_due()
     assert child.down is None
+
+
+def test_the_supervisor_runs_without_django():
+    """``runclub`` becomes ``web.supervision``'s ``main``: a process that does not hold
+    Django's memory (bench/README.md, "Footprint")."""
+    code = "import sys, web.supervision; print(sorted({m.split('.')[0] for m in sys.modules}))"
+    printed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    loaded = set(ast.literal_eval(printed))
+    assert "web" in loaded
+    assert not loaded & {"django", "celery", "kombu", "club", "matches"}

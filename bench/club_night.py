@@ -8,7 +8,8 @@ club's pace (1 to 3 s an action):
 
 - 8 pairs playing 5-point matches on a clock ({"delay": 5, "reserve": 30}), one after the
   other, both players following their match's live stream; now and then a player leaves
-  the board until the clock runs out (the worker applies the timeout);
+  the board until the clock runs out (the worker applies the timeout: how long after
+  its deadline is measured);
 - a Swiss round, again and again: the director (a staff member) creates it, enters 4
   members (an entry fee each, to the prize pool) and starts it through the tournaments'
   services, as the admin's actions do; its 2 online matches are played on their clocks;
@@ -61,7 +62,6 @@ MATCH_LENGTH = 5
 CLOCK = {"delay": 5, "reserve": 30}
 PACE = (1.0, 3.0)  # seconds a member takes to act
 P_DAWDLE = 0.003  # per action: the player leaves the board until the clock runs out
-DAWDLE_S = 40.0  # longer than the clock's delay and reserve
 PAYMENT_EVERY = (3.0, 8.0)
 SAMPLE_EVERY = 30.0  # seconds between two looks at the service's memory
 SWISS_CLOCK = "blitz"
@@ -142,11 +142,11 @@ def match_play(
         ).start()
     try:
         while match["status"] == "playing" and not stop.is_set():
-            if rng.random() < P_DAWDLE:
+            if rng.random() < P_DAWDLE and match["clock"]["deadline"]:
                 tally.add("player away until the clock ran out")
-                if stop.wait(DAWDLE_S):
+                match = clock_run_out(match, clients[0], stop)
+                if match is None:
                     return
-                match = play.match_fetch(clients[0], match["id"]) or match
                 continue
             if stop.wait(rng.uniform(*PACE)):
                 return
@@ -159,6 +159,27 @@ def match_play(
             tally.add("matches finished")
     finally:
         left.set()
+
+
+def clock_run_out(
+    match: dict[str, Any], client: play.Client, stop: threading.Event
+) -> dict[str, Any] | None:
+    """The player to act has left the board: nobody acts until the server applies the
+    timeout, seen by fetching the match every quarter second from the deadline on; how
+    long after the deadline it was seen is recorded (``timeout seen after its deadline``:
+    the worker's lateness, plus up to a quarter second)."""
+    deadline = datetime.fromisoformat(match["clock"]["deadline"]).timestamp()
+    if stop.wait(max(0.0, deadline - time.time())):
+        return None
+    while not stop.is_set():
+        fresh = play.match_fetch(client, match["id"])
+        if fresh is None:
+            return None
+        if fresh["status"] != "playing":
+            client.record.add("timeout seen after its deadline", time.time() - deadline)
+            return fresh
+        stop.wait(0.25)
+    return None
 
 
 def pair_play(
@@ -215,13 +236,24 @@ def swiss_start(director: str, names: list[str], number: int) -> tuple[int, int,
         connection.close()  # this thread's connection
 
 
-def tournament_status(pk: int) -> str:
+def swiss_finish(director: str, pk: int) -> bool:
+    """Once every pairing has its result (the online matches' reach the tournament by a
+    signal, or beat's collect), the director finishes the tournament: the payouts posted
+    out of the prize pool. Whether it is finished."""
+    from django.contrib.auth.models import User
     from django.db import connection
 
-    from tournaments.models import Tournament
+    from tournaments import services
+    from tournaments.models import Pairing, Tournament
 
     try:
-        return str(Tournament.objects.get(pk=pk).status)
+        if Pairing.objects.filter(round__tournament_id=pk, winner__isnull=True).exists():
+            return False
+        services.tournament_finish(
+            tournament=Tournament.objects.get(pk=pk),
+            recorded_by=User.objects.get(username=director),
+        )
+        return True
     finally:
         connection.close()
 
@@ -286,10 +318,15 @@ def swiss_run(
             table.start()
         for table in tables:
             table.join()
-        while not stop.is_set() and tournament_status(pk) != "finished":
-            stop.wait(1)  # the results reach the tournament by a signal, or the sweep
-        if not stop.is_set():
-            tally.add("Swiss rounds finished")
+        while not stop.is_set():
+            try:
+                if swiss_finish(director[0], pk):
+                    tally.add("Swiss rounds finished")
+                    break
+            except Exception as error:  # what the director would read: the bench's error
+                players[0].record.error(f"swiss finish: {type(error).__name__}: {error}")
+                break
+            stop.wait(1)
         watched.set()
 
 
@@ -431,7 +468,7 @@ def night(base: str, env: dict[str, str], supervisor: int, *, minutes: float, se
     seconds = time.monotonic() - start
     for thread in threads:
         if not thread.daemon:
-            thread.join(timeout=DAWDLE_S + 30)
+            thread.join(timeout=120)
     watcher.join()
     memory.append((time.monotonic() - start, footprint.tree_memory(supervisor)))
     tally.counts.update({f"chouette: {what}": n for what, n in chouette_tally.counts.items()})

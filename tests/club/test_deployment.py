@@ -16,12 +16,12 @@ from django.core.management import get_commands
 
 from tests.processes import alive, in_group
 from tests.waiting import PATIENCE, wait_until
-from web.management.commands import runclub
 from web.management.commands.runclub import service_commands
+from web.supervision import children_stop
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
-CLUB_SERVICES = {"migrate", "web", "worker", "clock", "beat"}
+CLUB_SERVICES = {"migrate", "web", "worker", "analysis", "beat"}
 
 
 def _without_python(command: list[str]) -> list[str]:
@@ -38,20 +38,24 @@ def _without_option(command: list[str], option: str) -> list[str]:
 def test_compose_has_every_production_service_with_health_checks():
     services = COMPOSE["services"]
     assert set(services) == {"postgres", "redis", "proxy"} | CLUB_SERVICES
-    for name in ("postgres", "redis", "web", "worker", "clock"):
+    for name in ("postgres", "redis", "web", "worker", "analysis"):
         assert "healthcheck" in services[name], name
     assert {"postgres-data", "redis-data"} <= set(COMPOSE["volumes"])
 
 
 def test_compose_runs_the_commands_make_run_starts():
     services = COMPOSE["services"]
-    ours = service_commands("0.0.0.0:8000")
+    ours = service_commands("0.0.0.0:8000", beat_apart=True)
     assert _without_python(services["web"]["command"]) == _without_python(ours["web"])
     assert _without_python(services["worker"]["command"]) == _without_python(ours["worker"])
-    assert _without_python(services["clock"]["command"]) == _without_python(ours["clock"])
+    assert _without_python(services["analysis"]["command"]) == _without_python(ours["analysis"])
     assert _without_option(_without_python(services["beat"]["command"]), "--schedule") == (
         _without_option(_without_python(ours["beat"]), "--schedule")
     )
+    # make run's one worker keeps beat on a thread; compose's workers scale, beat apart.
+    alone = service_commands("0.0.0.0:8000")
+    assert "beat" not in alone and "--beat-thread" in alone["worker"]
+    assert "--beat-thread" not in ours["worker"]
 
 
 def test_every_compose_command_exists_in_the_project():
@@ -178,9 +182,7 @@ def test_stopping_the_service_leaves_none_of_its_processes_behind():
     )
     assert wait_until(lambda: len(in_group(child.pid)) == 3)  # the shell and its two sleeps
     group = in_group(child.pid)
-    stopping = threading.Thread(
-        target=runclub.children_stop, args=([child],), kwargs={"grace": 0.5}
-    )
+    stopping = threading.Thread(target=children_stop, args=([child],), kwargs={"grace": 0.5})
     stopping.start()
     stopping.join(PATIENCE)  # far short of the ten minutes the group would live unkilled
     assert not stopping.is_alive()
@@ -219,12 +221,12 @@ def test_the_demo_club_loads_quietly_on_the_embedded_defaults(tmp_path):
 
 
 def test_compose_scales_web_and_workers_behind_one_proxy_and_one_beat():
-    """``docker compose up --scale web=3 --scale worker=3 --scale clock=2`` (docs/
+    """``docker compose up --scale web=3 --scale worker=3`` (docs/
     operations.md, "Several hosts"): a replicated service has no fixed container name and
     publishes no host port (replicas would collide on it); the proxy alone listens,
     passing to every replica of ``web`` through Docker's DNS; beat is never replicated."""
     services = COMPOSE["services"]
-    for name in ("web", "worker", "clock"):
+    for name in ("web", "worker", "analysis"):
         assert "container_name" not in services[name], name
         assert "ports" not in services[name], name
         assert "replicas" not in services[name].get("deploy", {}), name

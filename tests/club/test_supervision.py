@@ -2,10 +2,12 @@
 kills of the crashed child's group, and what ``/healthz`` reads of it from the status
 file. The whole service under ``kill -9``: tests/integration/test_supervision.py."""
 
+import ast
 import inspect
 import math
 import os
 import subprocess
+import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,11 +16,14 @@ import pytest
 
 from tests.processes import alive, in_group
 from tests.waiting import wait_until
-from web.management.commands.runclub import Child, children_stop, how_it_ended
 from web.supervision import (
     STATUS_FILE,
+    Child,
     Down,
     RestartBackoff,
+    children_stop,
+    how_it_ended,
+    queued,
     status_read,
     status_remove,
     status_write,
@@ -138,3 +143,55 @@ def test_how_a_child_ended_reads_its_return_code():
     assert how_it_ended(3) == "exit code 3"
     assert how_it_ended(-9) == "signal SIGKILL"
     assert how_it_ended(-40) == "signal 40"
+
+
+def test_the_filesystem_brokers_queue_is_seen_waiting_by_its_message_files(tmp_path):
+    waiting = queued({"queue": "analysis", "folder": str(tmp_path)})
+    assert not waiting()
+    (tmp_path / "1733_0a1b.celery.msg").write_text("{}")
+    assert not waiting(), "another queue's message"
+    (tmp_path / "1734_2c3d.analysis.msg").write_text("{}")
+    assert waiting()
+
+
+def test_a_child_started_for_its_work_starts_when_work_waits_and_rests_without():
+    work = {"waiting": False}
+    child = Child("analysis", ["sleep", "600"], wanted=lambda: work["waiting"], rests_after=0)
+    assert not child.restart_due(), "nothing waits: it does not start"
+
+    work["waiting"] = True
+    assert child.restart_due()
+    child.start()
+    assert not child.rest_due(), "work waits: it keeps running"
+
+    work["waiting"] = False
+    assert child.rest_due()
+    assert child.rest().startswith("analysis: no work for 0 s")
+    assert wait_until(child.ended)
+    assert child.resting
+    assert child.rested() == "analysis stopped; it starts again when work waits."
+    assert child.process is None and child.down is None
+    assert not child.restart_due()
+
+
+def test_a_child_started_for_its_work_that_crashed_waits_for_work_not_down():
+    """Crashed with nothing left to do, it is resting, and /healthz does not name it."""
+    child = Child("analysis", ["sh", "-c", "exit 1"], wanted=lambda: False)
+    child.start()
+    assert wait_until(child.ended)
+    child.crashed(RestartBackoff(first=0))
+    assert child.down is not None
+    assert not child.restart_due()
+    assert child.down is None
+
+
+def test_the_supervisor_runs_without_django():
+    """``runclub`` becomes ``web.supervision``'s ``main``: a process that does not hold
+    Django's memory (bench/README.md, "Footprint")."""
+    code = "import sys, web.supervision; print(sorted({m.split('.')[0] for m in sys.modules}))"
+    printed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    loaded = set(ast.literal_eval(printed))
+    assert "web" in loaded
+    assert not loaded & {"django", "celery", "kombu", "club", "matches"}

@@ -148,17 +148,13 @@ class Stack:
             assert healthy, self.log(name)
 
     def worker(self, name: str) -> None:
-        """A worker of the ordinary tasks (the sweeps), named ``name`` as a host's would be."""
-        command = service_commands("127.0.0.1:0")["worker"]
-        self.start(name, _with_option(command, "--hostname", f"{name}@%h"))
-
-    def clock(self, name: str) -> None:
-        """A clock worker (the timeouts' queue alone)."""
-        command = service_commands("127.0.0.1:0")["clock"]
+        """A worker of the timeouts and the ordinary tasks (the sweeps), without beat (the
+        several-workers layout), named ``name`` as a host's would be."""
+        command = service_commands("127.0.0.1:0", beat_apart=True)["worker"]
         self.start(name, _with_option(command, "--hostname", f"{name}@%h"))
 
     def beat(self) -> None:
-        command = service_commands("127.0.0.1:0")["beat"]
+        command = service_commands("127.0.0.1:0", beat_apart=True)["beat"]
         schedule = str(self.log_dir / "beat-schedule")
         self.start("beat", _with_option(command, "--schedule", schedule))
 

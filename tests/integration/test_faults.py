@@ -55,7 +55,6 @@ def test_workers_killed_while_100_clocks_run_apply_each_timeout_once_when_back(t
     with redis_server() as redis, stack(stack_environment(redis, tmp_path), tmp_path) as club:
         web = club.web("web")
         club.worker("worker")
-        club.clock("clock")
         club.beat()
         club.ready()
         pairs = [(members[2 * i], members[2 * i + 1]) for i in range(CLOCKS)]
@@ -68,9 +67,8 @@ def test_workers_killed_while_100_clocks_run_apply_each_timeout_once_when_back(t
                     lambda p, match_id: match_accept(p[1], match_id, at=web), pairs, invited
                 )
             )
-        # Every worker killed while the clocks run, the clock worker holding their
-        # timeout tasks (reserved until their deadlines).
-        club.kill("clock")
+        # The worker killed while the clocks run, holding their timeout tasks (reserved
+        # until their deadlines).
         club.kill("worker")
         killed_at = timezone.now()
         deadlines = {m["id"]: datetime.fromisoformat(m["clock"]["deadline"]) for m in clocked}
@@ -87,7 +85,6 @@ def test_workers_killed_while_100_clocks_run_apply_each_timeout_once_when_back(t
 
         restarted_at = timezone.now()
         club.worker("worker")
-        club.clock("clock")
 
         def all_timed_out() -> bool:
             ids = [m["id"] for m in clocked]
@@ -151,7 +148,6 @@ def test_redis_restarted_mid_game_loses_and_doubles_no_action(tmp_path):
     with redis_server() as redis, stack(stack_environment(redis, tmp_path), tmp_path) as club:
         web = club.web("web")
         club.worker("worker")
-        club.clock("clock")
         club.beat()
         club.ready()
         invited = [

@@ -1,5 +1,5 @@
-"""``manage.py runclub`` (what ``make run`` starts): web, worker, clock worker and beat,
-stopped together."""
+"""``manage.py runclub`` (what ``make run`` starts): web and worker (beat on its thread),
+the analysis worker only while analyses wait, stopped together."""
 
 import signal
 import subprocess
@@ -36,7 +36,7 @@ def test_runclub_serves_with_stdin_closed_and_sigterm_stops_everything(tmp_path)
     try:
         assert wait_until(healthy, timeout=60, every=0.5)
         children = children_of(supervisor.pid)
-        assert len(children) == 4, "web, worker, clock worker and beat"
+        assert len(children) == 2, "web and worker: the analysis worker waits for work"
 
         supervisor.send_signal(signal.SIGTERM)
         assert supervisor.wait(timeout=30) == 0

@@ -1,5 +1,5 @@
 """Several hosts on the engines the club already has: two gunicorn instances, two hosts'
-Celery workers (each an ordinary worker and a clock worker) and one beat, on one
+Celery workers (the timeouts and the ordinary tasks) and one beat, on one
 PostgreSQL database and one Redis (docs/operations.md, "Several hosts").
 
 Games are played through both instances in turn, a live stream opened on one follows a
@@ -38,7 +38,6 @@ def test_two_instances_two_hosts_workers_and_one_beat_share_the_club(tmp_path):
         first, second = hosts.web("web1"), hosts.web("web2")
         for host in ("1", "2"):
             hosts.worker(f"worker{host}")
-            hosts.clock(f"clock{host}")
         hosts.beat()
         hosts.ready()
         instances = (first, second)

@@ -56,9 +56,9 @@ def _started(port: int) -> bool:
         return False
 
 
-def _clocks(supervisor: int) -> set[int]:
-    """The supervisor's clock workers (one, or none while it is down)."""
-    return {pid for pid in children_of(supervisor) if "clock@%h" in command_line(pid)}
+def _workers(supervisor: int) -> set[int]:
+    """The supervisor's Celery workers with the clocks (one, or none while it is down)."""
+    return {pid for pid in children_of(supervisor) if "worker@%h" in command_line(pid)}
 
 
 def _tree(supervisor: int) -> set[int]:
@@ -87,26 +87,26 @@ def test_runclub_detached_restarts_a_killed_child_and_sigterm_stops_everything(t
 
         # Each answer of /healthz must come (the web server serving throughout). A
         # loaded machine may answer only after the first restart, a second away; each
-        # kill in a row doubles the wait, so the clock is killed until it is seen down.
+        # kill in a row doubles the wait, so the worker is killed until it is seen down.
         seen_down: list[str] = []
         killed: set[int] = set()
 
-        def clock_down_or_restarted() -> bool:
+        def worker_down_or_restarted() -> bool:
             status, body = _healthz(port)
             if status == 503:
-                seen_down.extend(p for p in body["problems"] if p.startswith("clock: down"))
-            return bool(seen_down) or bool(_clocks(supervisor) - killed)
+                seen_down.extend(p for p in body["problems"] if p.startswith("worker: down"))
+            return bool(seen_down) or bool(_workers(supervisor) - killed)
 
         while not seen_down and len(killed) < 5:  # waits of 1, 2, 4, 8, 16 s
-            assert wait_until(lambda: len(_clocks(supervisor) - killed) == 1)
-            [clock] = _clocks(supervisor) - killed
-            os.kill(clock, signal.SIGKILL)
-            killed.add(clock)
-            assert wait_until(clock_down_or_restarted)
+            assert wait_until(lambda: len(_workers(supervisor) - killed) == 1)
+            [worker] = _workers(supervisor) - killed
+            os.kill(worker, signal.SIGKILL)
+            killed.add(worker)
+            assert wait_until(worker_down_or_restarted)
         assert "(signal SIGKILL), restarting " in seen_down[0]
 
         assert wait_until(lambda: _healthz(port) == (200, {"status": "ok"}))
-        assert len(_clocks(supervisor) - killed) == 1
+        assert len(_workers(supervisor) - killed) == 1
         assert alive(supervisor)
 
         tree = _tree(supervisor)
@@ -118,8 +118,8 @@ def test_runclub_detached_restarts_a_killed_child_and_sigterm_stops_everything(t
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
     printed = log.read_text()
-    assert "clock ended (signal SIGKILL) after " in printed
+    assert "worker ended (signal SIGKILL) after " in printed
     assert "restarting it in 1 s." in printed
-    assert "clock restarted." in printed
+    assert "worker restarted." in printed
     assert "Stopped." in printed
     assert not (tmp_path / STATUS_FILE).exists()

@@ -28,7 +28,7 @@ def worker_process(*, test_database: bool = False) -> Iterator[str]:
     """Start a worker; yield its queue's name. ``test_database``: the worker uses the
     test's database (a test with ``transaction=True``, whose rows the worker must see)."""
     queue = f"test-{uuid.uuid4().hex[:12]}"
-    command = service_commands("127.0.0.1:0")["worker"] + ["--queues", queue, "--pool", "solo"]
+    command = service_commands("127.0.0.1:0")["analysis"] + ["--queues", queue, "--pool", "solo"]
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings"}
     if test_database:
         env["DATABASE_URL"] = database_url_for_processes()

@@ -27,12 +27,14 @@ standings, not the pairings.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from tournaments.formats.errors import PairingImpossible
 from tournaments.formats.pairings import Bracket, Pairing
 from tournaments.formats.standings import Record
+
+if TYPE_CHECKING:  # imported where a round is paired: 24 MB a process that never pairs one
+    import networkx as nx
 
 BYE = ""  # the bye's node in the graph: an entry's id is never empty
 
@@ -41,6 +43,8 @@ def swiss_round(
     seed_order: Sequence[str], history: Sequence[Pairing], number: int
 ) -> tuple[Pairing, ...]:
     """The pairings of round ``number`` after the finished pairings of ``history``."""
+    import networkx as nx
+
     record = Record(seed_order, history)
     seed_index = {entry: index for index, entry in enumerate(seed_order)}
     ranking = sorted(seed_order, key=lambda entry: (-record.score(entry), seed_index[entry]))
@@ -109,6 +113,8 @@ class _Levels:
 
 def _graph(ranking: list[str], record: Record) -> nx.Graph[str]:
     """Every pair allowed to meet, weighted by its levels as the digits of one integer."""
+    import networkx as nx
+
     edges = [
         (one, other)
         for index, one in enumerate(ranking)

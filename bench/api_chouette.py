@@ -923,7 +923,9 @@ def main() -> None:
         default=play.POOL,
         help=f"DATABASE_POOL for the service (default {play.POOL}, docker-compose.yml's; 0: none)",
     )
+    play.target_options(parser)
     args = parser.parse_args()
+    database, redis_dbs = play.target_set(args, DATABASE, REDIS_DBS)
     followings = args.follow.split(",")
     if not followings or any(follow not in FOLLOW for follow in followings):
         parser.error(f"--follow takes some of {', '.join(FOLLOW)}, separated by commas")
@@ -931,8 +933,8 @@ def main() -> None:
     tables = args.tables or plan.tables
     seconds = args.seconds or plan.seconds
     var_dir = Path(tempfile.mkdtemp(prefix="bench-chouette-"))
-    env = play.service_env(var_dir, args.pool, database=DATABASE, redis_dbs=REDIS_DBS)
-    play.database_prepare(env, database=DATABASE, redis_dbs=REDIS_DBS)
+    env = play.service_env(var_dir, args.pool, database=database, redis_dbs=redis_dbs)
+    play.database_prepare(env, database=database, redis_dbs=redis_dbs)
     play.django_setup(env)
     run = f"{int(time.time()) % 100000:05d}"
     at_tables = sum(SIZES[i % len(SIZES)] + 1 for i in range(tables))
@@ -941,6 +943,7 @@ def main() -> None:
     print(f"Creating {needed} members...", file=sys.stderr)
     users = play.players_create(run, needed)
     print(f"Machine: {os.cpu_count()} cores, {play.load_average()} at the start; logs in {var_dir}")
+    print(f"Service tree: {play.TREE} ({play.tree_commit()})")
     with play.service(env, var_dir) as children:
         from web.management.commands.runclub import service_commands
 

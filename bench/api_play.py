@@ -61,6 +61,9 @@ DATABASE = "club_bench_play"
 POSTGRES = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
 REDIS = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379")
 CACHE_DB = 11  # the Redis DB of the service's cache (CACHE_URL), as compose gives it one
+# The project tree the service runs from: this one, or another checkout (``--tree``: a
+# ``git worktree`` of main, so the same bench measures both; ``target_options``).
+TREE = ROOT
 LIVE_WAIT = 25  # seconds a held live request waits at most (web.live.MAX_WAIT)
 BASELINE_S = 10.0  # seconds of one match alone, before the throughput part
 POLL_EVERY = 1.0  # seconds between two polls (the plain and conditional mechanisms)
@@ -113,7 +116,7 @@ def service_env(
         # (300 a minute, config/settings.py) is raised for them, not switched off.
         "API_WRITE_RATE": "200/s",
         "VAR_DIR": str(var_dir),
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(TREE), os.environ.get("PYTHONPATH")])),
     }
 
 
@@ -133,7 +136,7 @@ def database_prepare(
         )
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
+        cwd=TREE,
         env=env,
         check=True,
     )
@@ -145,7 +148,7 @@ def database_prepare(
     # them (DEBUG off: without it every page is a 500).
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-        cwd=ROOT,
+        cwd=TREE,
         env=env,
         check=True,
     )
@@ -173,7 +176,7 @@ def service(env: dict[str, str], log_dir: Path) -> Iterator[dict[str, subprocess
     for name, command in service_commands(BIND).items():
         log = open(log_dir / f"{name}.log", "wb")  # noqa: SIM115 (closed with the process)
         children[name] = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True
+            command, cwd=TREE, env=env, stdout=log, stderr=log, start_new_session=True
         )
     try:
         wait_for_web(children["web"])
@@ -925,6 +928,35 @@ def report_clocks(result: Clocks, plan: Plan) -> None:
         low = edge
 
 
+def target_options(parser: argparse.ArgumentParser) -> None:
+    """The options that say where the service runs from and what it uses (``target_set``):
+    on a shared machine a database and Redis DBs of one's own, and another tree to measure
+    beside this one."""
+    parser.add_argument(
+        "--tree", type=Path, help="the project tree the service runs from (default: this one)"
+    )
+    parser.add_argument("--database", help="the PostgreSQL database (created, migrated)")
+    parser.add_argument(
+        "--redis",
+        help="the Redis DBs: broker,results,cache (the cache may share the results' DB); "
+        f"default 12,13,{CACHE_DB}",
+    )
+
+
+def target_set(
+    args: argparse.Namespace, database: str, redis_dbs: tuple[int, int]
+) -> tuple[str, tuple[int, int]]:
+    """``target_options``' choices applied: the tree and the cache's DB set here, the
+    database and the broker's and results' DBs returned (the given defaults else)."""
+    global TREE, CACHE_DB
+    if args.tree:
+        TREE = args.tree.resolve()
+    if args.redis:
+        broker, results, CACHE_DB = (int(db) for db in args.redis.split(","))
+        redis_dbs = (broker, results)
+    return args.database or database, redis_dbs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer games, about 3 minutes")
@@ -940,20 +972,26 @@ def main() -> None:
     parser.add_argument(
         "--games", type=int, help="games at once at the peak (default: 40 quick, 200 full)"
     )
+    parser.add_argument("--seconds", type=float, help="length of each peak (default: 15 quick, 60)")
+    target_options(parser)
     args = parser.parse_args()
+    database, redis_dbs = target_set(args, DATABASE, (12, 13))
     plan = QUICK if args.quick else FULL
     if args.games:
         plan = replace(plan, games=args.games)
+    if args.seconds:
+        plan = replace(plan, peak_s=args.seconds)
     mechanisms = args.mechanisms.split(",")
     var_dir = Path(tempfile.mkdtemp(prefix="bench-play-"))
-    env = service_env(var_dir, args.pool)
-    database_prepare(env)
+    env = service_env(var_dir, args.pool, database=database, redis_dbs=redis_dbs)
+    database_prepare(env, database=database, redis_dbs=redis_dbs)
     django_setup(env)
     run = f"{int(time.time()) % 100000:05d}"
     needed = max(2 * plan.bots, 2 * plan.games + plan.games // 4 + 1, 2 * plan.clock_games)
     print(f"Creating {needed} members...", file=sys.stderr)
     users = players_create(run, needed)
     print(f"Machine: {os.cpu_count()} cores, {load_average()} at the start; logs in {var_dir}")
+    print(f"Service tree: {TREE} ({tree_commit()})")
     with service(env, var_dir) as children:
         from web.management.commands.runclub import service_commands
 
@@ -975,6 +1013,19 @@ def main() -> None:
         print("Clocks...", file=sys.stderr)
         report_clocks(clocks(users, plan), plan)
     print(f"\nAt the end: {load_average()}")
+
+
+def tree_commit() -> str:
+    """The service tree's commit, and whether its work tree differs from it."""
+    head = subprocess.run(
+        ["git", "-C", str(TREE), "log", "-1", "--format=%h %s"], capture_output=True, text=True
+    ).stdout.strip()
+    changed = subprocess.run(
+        ["git", "-C", str(TREE), "status", "--porcelain", "--untracked-files=no"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return f"{head[:60]}{', with changes' if changed else ''}"
 
 
 def load_average() -> str:

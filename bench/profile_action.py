@@ -17,6 +17,16 @@ costliest functions printed by inclusive time and by own time (where the layers'
 
     .venv/bin/python bench/profile_action.py --pool 4 --live 300   # GET /api/live/ instead
 
+    .venv/bin/python bench/profile_action.py --pool 4 --before main   # main beside this tree
+
+``--before REF``: the same actions in child processes, alternately on ``REF`` (a ``git
+worktree`` of it in a temporary directory, removed after; or an existing checkout's path)
+and on this tree, ``--rounds`` times (default 4), the first tree alternating; printed side
+by side: each round's CPU per action, the medians of the layers, the queries and, from
+one more pass of each under cProfile, the Python function calls per action (a count no
+load moves). On a shared machine the runs' totals move with the load; the rounds taken
+alternately put both trees under the same.
+
 ``--live N``: the CPU and queries of N live requests (``GET /api/live/``) in each of three
 cases: a re-poll with nothing new and ``wait=0``, a client behind (the state at once), and
 a held request the watcher wakes, sent again at once after each wake as a follower does
@@ -32,9 +42,11 @@ import argparse
 import cProfile
 import functools
 import importlib
+import json
 import os
 import pstats
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -125,11 +137,16 @@ class QueryCount:
 
 
 def instrument(meter: Meter) -> None:
+    """Each layer's function wrapped; one the tree does not have (an older or newer tree,
+    ``--before``) is left out."""
     for label, module_name, path in LAYERS:
         owner: Any = importlib.import_module(module_name)
         *outer, name = path.split(".")
         for part in outer:
-            owner = getattr(owner, part)
+            owner = getattr(owner, part, None)
+        if not hasattr(owner, name):
+            continue
+        meter.cpu[label] = 0.0  # timed, if never called
         found = owner.__dict__.get(name) if isinstance(owner, type) else None
         if isinstance(found, classmethod):
             setattr(owner, name, classmethod(meter.wrap(label, found.__func__)))
@@ -137,7 +154,9 @@ def instrument(meter: Meter) -> None:
             setattr(owner, name, meter.wrap(label, getattr(owner, name)))
 
 
-def environment(pool: int) -> None:
+def environment(pool: int, database: str | None = None) -> None:
+    """Production's settings on ``database`` (default ``DATABASE``), created if need be."""
+    database = database or DATABASE
     os.environ.update(
         {
             "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -145,7 +164,7 @@ def environment(pool: int) -> None:
             "SECRET_KEY": "profile-" + os.urandom(16).hex(),
             "ALLOWED_HOSTS": "testserver",
             "SECURE_SSL_REDIRECT": "0",
-            "DATABASE_URL": f"{POSTGRES}/{DATABASE}",
+            "DATABASE_URL": f"{POSTGRES}/{database}",
             "DATABASE_POOL": str(pool),
             "CELERY_BROKER_URL": os.environ.get("PROFILE_BROKER", "memory://"),
             "CELERY_RESULT_BACKEND": "cache+memory://",
@@ -158,7 +177,7 @@ def environment(pool: int) -> None:
             "psql",
             f"{POSTGRES}/postgres",
             "-tAc",
-            f"SELECT 1 FROM pg_database WHERE datname='{DATABASE}'",
+            f"SELECT 1 FROM pg_database WHERE datname='{database}'",
         ],
         capture_output=True,
         text=True,
@@ -166,7 +185,7 @@ def environment(pool: int) -> None:
     )
     if not found.stdout.strip():
         subprocess.run(
-            ["psql", f"{POSTGRES}/postgres", "-c", f"CREATE DATABASE {DATABASE}"], check=True
+            ["psql", f"{POSTGRES}/postgres", "-c", f"CREATE DATABASE {database}"], check=True
         )
 
 
@@ -203,8 +222,18 @@ def main() -> None:
     parser.add_argument(
         "--live", type=int, default=0, help="time this many live requests of each case instead"
     )
+    parser.add_argument("--database", default=DATABASE, help="the PostgreSQL database to use")
+    parser.add_argument("--before", help="a git ref (or a checkout's path) to run beside this tree")
+    parser.add_argument("--rounds", type=int, default=4, help="--before: runs of each tree")
+    parser.add_argument("--tree", type=Path, help=argparse.SUPPRESS)  # --before's child: its tree
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # the child's answer
     args = parser.parse_args()
-    environment(args.pool)
+    if args.before:
+        compare(args)
+        return
+    if args.tree:
+        sys.path.insert(0, str(args.tree))
+    environment(args.pool, args.database)
     django_ready()
     from django.db import connection
     from django.test import Client
@@ -257,6 +286,12 @@ def main() -> None:
             match = response.json()
             queries.append(counted.count)
             timed += 1
+    if args.json:
+        calls = pstats.Stats(profile).total_calls if profile is not None else 0  # type: ignore[attr-defined]
+        layers = {label: 1000 * cpu / timed for label, cpu in meter.cpu.items()}
+        answer = {"cpu": 1000 * total_cpu / timed, "queries": sum(queries) / timed}
+        print(json.dumps({**answer, "calls": calls / timed, "layers": layers}))
+        return
     print(f"{timed} actions, DATABASE_POOL={args.pool}, clock {args.clock}")
     print(f"  CPU per action: {1000 * total_cpu / timed:.2f} ms", end="; ")
     print(f"queries per action: {sum(queries) / timed:.1f}")
@@ -272,6 +307,71 @@ def main() -> None:
             f"  {label:34} {1000 * meter.cpu[label] / timed:8.2f} "
             f"{1000 * meter.wall[label] / timed:8.2f} {calls / timed:7.2f}"
         )
+
+
+def compare(args: argparse.Namespace) -> None:
+    """``--before``: both trees' runs alternately in child processes, side by side."""
+    tree, made = Path(args.before), False
+    if not tree.is_dir():
+        tree, made = Path(tempfile.mkdtemp(prefix="profile-before-")) / "tree", True
+        git = ["git", "-C", str(ROOT)]
+        subprocess.run([*git, "worktree", "add", "--detach", str(tree), args.before], check=True)
+    trees = {f"before ({args.before})": tree, "this tree": ROOT}
+    common = ["--pool", str(args.pool), "--actions", str(args.actions), "--clock", args.clock]
+    common += ["--database", args.database, "--json"]
+
+    def run(where: Path, *extra: str) -> dict[str, Any]:
+        command = [sys.executable, str(Path(__file__).resolve()), "--tree", str(where)]
+        # Its working directory the tree: Celery's Django fixup puts it first on sys.path.
+        done = subprocess.run(
+            [*command, *common, *extra], capture_output=True, text=True, cwd=where
+        )
+        if done.returncode:
+            raise SystemExit(done.stderr)
+        return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+    runs: dict[str, list[dict[str, Any]]] = {label: [] for label in trees}
+    calls: dict[str, float] = {}
+    try:
+        print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start")
+        for index in range(args.rounds):
+            order = list(trees) if index % 2 == 0 else list(reversed(trees))
+            for label in order:
+                runs[label].append(run(trees[label]))
+                figure = runs[label][-1]["cpu"]
+                load = os.getloadavg()[0]
+                print(f"  round {index + 1}, {label}: {figure:.2f} ms (load {load:.1f})")
+        for label, where in trees.items():
+            calls[label] = run(where, "--cprofile", "1")["calls"]
+    finally:
+        if made:
+            git = ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)]
+            subprocess.run(git, check=False)
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
+    print(f"{args.actions} actions a run, DATABASE_POOL={args.pool}, clock {args.clock}")
+    print(f"  {'CPU ms per action':34} " + " ".join(f"{label:>20}" for label in trees))
+    rounds = {label: " ".join(f"{r['cpu']:.2f}" for r in runs[label]) for label in trees}
+    print(f"  {'each round':34} " + " ".join(f"{rounds[label]:>20}" for label in trees))
+
+    def line(name: str, values: list[float | None], form: str = "{:.2f}") -> None:
+        shown = ["-" if value is None else form.format(value) for value in values]
+        print(f"  {name:34} " + " ".join(f"{text:>20}" for text in shown))
+
+    line("median", [statistics.median(r["cpu"] for r in runs[label]) for label in trees])
+    line(
+        "queries per action",
+        [statistics.median(r["queries"] for r in runs[label]) for label in trees],
+    )
+    line("Python calls per action (cProfile)", [calls[label] for label in trees], "{:,.0f}")
+    print("  layers (median CPU ms per action; inclusive)")
+    for label, _module, _path in LAYERS:
+        values = [
+            statistics.median(r["layers"][label] for r in runs[name])
+            if label in runs[name][0]["layers"]
+            else None
+            for name in trees
+        ]
+        line("  " + label, values)
 
 
 def match_started(clients: list[tuple[str, Any]], clock: Any = "none") -> dict[str, Any]:

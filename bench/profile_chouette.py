@@ -86,9 +86,9 @@ def main() -> None:
     parser.add_argument(
         "--pass-rate", type=float, default=0.25, help="how often a member passes a double"
     )
+    parser.add_argument("--database", default="club_profile_chouette", help="its database")
     args = parser.parse_args()
-    profile.DATABASE = "club_profile_chouette"
-    profile.environment(args.pool)
+    profile.environment(args.pool, args.database)
     profile.django_ready()
     from django.core.management import call_command
     from django.db import connection

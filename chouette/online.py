@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import ClassVar
 
 from django.db import transaction as db_transaction
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from backgammon.chouette import record_game, score_game
@@ -37,6 +38,7 @@ from matches.models import Table
 from matches.signals import table_game_finished
 from web import clock
 from web.errors import Conflict, Forbidden, Invalid, NotFound
+from web.prepared import OneRow
 
 # The name the chouettes' timeout task had before the table engine's one task: the
 # tasks a running club queued before an upgrade still run (``chouette.tasks``).
@@ -154,6 +156,23 @@ class ChouetteTurn(table_engine.TableTurn):
         return self.game
 
 
+def _locking() -> QuerySet[Chouette]:
+    """The online sessions, locked with their tables (the table first)."""
+    return Chouette.objects.select_for_update(of=("table", "self")).filter(table__isnull=False)
+
+
+# ``_load``'s locked reads, their SQL compiled once (``web.prepared``): with what the
+# answer shows, or the rows alone.
+_LOCKED_ANSWERED = OneRow(
+    lambda pk: (
+        selectors.chouette_card_rows(_locking())
+        .annotate(rows_count=selectors.game_rows())
+        .filter(pk=pk)
+    )
+)
+_LOCKED_ALONE = OneRow(lambda pk: _locking().select_related("table").filter(pk=pk))
+
+
 def _load(chouette: Chouette, *, answered: bool = True) -> ChouetteTurn:
     """The session and its table, locked in one query (``FOR UPDATE OF`` the table
     first: PostgreSQL locks a row's tables in that order, so the table is locked before
@@ -163,20 +182,11 @@ def _load(chouette: Chouette, *, answered: bool = True) -> ChouetteTurn:
     played, ``_turn_of``); a proposal, answered with itself, reads only the rows it
     locks."""
     ahead = selectors.chouette_standing_ahead(pk=chouette.pk) if answered else None
-    rows = Chouette.objects.select_for_update(of=("table", "self")).filter(table__isnull=False)
-    rows = (
-        selectors.chouette_card_rows(rows).annotate(rows_count=selectors.game_rows())
-        if answered
-        else rows.select_related("table")
-    )
-    try:
-        locked = rows.get(pk=chouette.pk)
-    except Chouette.DoesNotExist:
+    locked = (_LOCKED_ANSWERED if answered else _LOCKED_ALONE).get(chouette.pk)
+    if locked is None:
         if not Chouette.objects.filter(pk=chouette.pk).exists():
-            raise NotFound(_("There is no chouette #%(id)s.") % {"id": chouette.pk}) from None
-        raise Conflict(
-            _("This chouette is recorded: its games are played on a real board.")
-        ) from None
+            raise NotFound(_("There is no chouette #%(id)s.") % {"id": chouette.pk})
+        raise Conflict(_("This chouette is recorded: its games are played on a real board."))
     if locked.status != Chouette.Status.OPEN:
         raise Conflict(_("This chouette is closed."))
     return _turn_of(locked, clock.now(), answered=answered, ahead=ahead)

@@ -51,6 +51,7 @@ from matches.errors import NotYourTurn
 from matches.models import Action, Match, PlaySettings, Seat, Table
 from web import clock
 from web.errors import Conflict, Forbidden, Invalid, NotFound
+from web.prepared import OneRow
 
 log = logging.getLogger(__name__)
 
@@ -246,20 +247,26 @@ def match_create(*, creator: Player, opponent: Player | None, options: MatchOpti
 _PLAYERS = ("creator__user", "opponent__user", "creator__play_settings", "opponent__play_settings")
 
 
+# The match and its table, locked, with the players as ``_PLAYERS`` says: its SQL
+# compiled once (``web.prepared``), a third of an action's CPU when compiled each time.
+_LOCKED_MATCH = OneRow(
+    lambda pk: (
+        Match.objects.select_for_update(of=("table", "self"))
+        .select_related("table", *_PLAYERS)
+        .filter(pk=pk)
+    )
+)
+
+
 def _locked(match: Match) -> tuple[Match, Table]:
     """The match and its table, fresh and locked, in one query: ``of`` lists the table
     first, and PostgreSQL locks a row's tables in that order, so the table is locked
     before the match as every writer does. Only ``match.pk`` is read: the view passes
     the id it was given, unread, so the request reads the match once. Raises
     ``NotFound``."""
-    try:
-        found = (
-            Match.objects.select_for_update(of=("table", "self"))
-            .select_related("table", *_PLAYERS)
-            .get(pk=match.pk)
-        )
-    except Match.DoesNotExist:
-        raise NotFound(_("There is no match %(id)s.") % {"id": match.pk}) from None
+    found = _LOCKED_MATCH.get(match.pk)
+    if found is None:
+        raise NotFound(_("There is no match %(id)s.") % {"id": match.pk})
     return found, found.table
 
 

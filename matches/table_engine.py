@@ -45,6 +45,7 @@ from matches.models import Phase as TablePhase
 from web import clock
 from web.documents import JSONDocument
 from web.errors import Conflict, Invalid
+from web.prepared import row_update, rows_insert
 from web.schedule import send_at
 
 log = logging.getLogger(__name__)
@@ -223,17 +224,20 @@ class TableTurn(ABC):
     def save(self) -> None:
         """Write the table with ``WHERE version = <read>`` (the check that holds on
         SQLite; ``StaleTurn`` if another request wrote first), its live version moved on,
-        then the log rows; after commit, the timeout task of a new deadline (one that
-        stands has its task already: ``table_due``)."""
+        then the log rows (both statements' SQL written once: ``web.prepared``); after
+        commit, the timeout task of a new deadline (one that stands has its task already:
+        ``table_due``)."""
         table, game = self.table, self.game
         table.state = None if game is None else game.to_dict()
         table.phase = TablePhase.NONE if game is None else game.phase.value
         table.version = self.seen_version + 1
         values = {name: getattr(table, name) for name in _WRITTEN}
         values["updated_at"] = self.now
-        if not Table.objects.filter(pk=table.pk, version=self.seen_version).update(**values):
+        if not row_update(
+            Table, where={"id": table.pk, "version": self.seen_version}, values=values
+        ):
             raise StaleTurn()
-        Action.objects.bulk_create(self.rows)
+        rows_insert(Action, self.rows)
         deadline = (table.deadline, table.deadline_turn)
         if table.deadline is not None and deadline != self.deadline_was:
             table_id, turn_no, eta = table.pk, table.deadline_turn, table.deadline

@@ -1,0 +1,106 @@
+"""The table engine's queries compiled once (``web.prepared``) read and write exactly what
+the ORM's own queries do: the same SQL, rows, values and related objects (on SQLite and,
+in CI's second run, PostgreSQL)."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection, transaction
+from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from matches import services
+from matches.models import Action, Match, PlaySettings, Table
+from tests.matches.conftest import start
+from web.prepared import OneRow, row_update, rows_insert
+
+
+def values_of(instance):
+    """Every concrete column of a model instance, by attribute name."""
+    return {
+        field.attname: getattr(instance, field.attname) for field in instance._meta.concrete_fields
+    }
+
+
+def build(pk):
+    return (
+        Match.objects.select_for_update(of=("table", "self"))
+        .select_related("table", *services._PLAYERS)
+        .filter(pk=pk)
+    )
+
+
+@pytest.mark.django_db
+def test_the_locked_read_is_the_orms_read(alice, bob, django_assert_num_queries):
+    PlaySettings.objects.create(player=alice, auto_roll=True)  # bob has none
+    match = start(alice, bob)
+    with transaction.atomic():
+        orm = build(match.pk).get()
+        with CaptureQueriesContext(connection) as theirs:
+            list(build(match.pk))
+        with CaptureQueriesContext(connection) as ours:
+            found = services._LOCKED_MATCH.get(match.pk)
+    assert [q["sql"] for q in ours.captured_queries] == [q["sql"] for q in theirs.captured_queries]
+    assert values_of(found) == values_of(orm)
+    with django_assert_num_queries(0):  # every related row read with it, as select_related does
+        assert values_of(found.table) == values_of(orm.table)
+        for side in ("creator", "opponent"):
+            mine, theirs_ = getattr(found, side), getattr(orm, side)
+            assert values_of(mine) == values_of(theirs_)
+            assert values_of(mine.user) == values_of(theirs_.user)
+        assert found.creator.play_settings.auto_roll is True
+        with pytest.raises(PlaySettings.DoesNotExist):
+            found.opponent.play_settings  # noqa: B018  (known missing, as the ORM knows)
+    assert isinstance(found.table.state, dict) and found.table.deadline is None
+    assert found._state.adding is False and found._state.db == "default"
+
+
+@pytest.mark.django_db
+def test_a_missing_row_is_none():
+    with transaction.atomic():
+        assert services._LOCKED_MATCH.get(987654) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_locking_read_outside_a_transaction_is_refused(alice, bob):
+    match = start(alice, bob)
+    with pytest.raises(TransactionManagementError):
+        services._LOCKED_MATCH.get(match.pk)
+
+
+def test_a_queryset_that_ignores_its_value_is_refused():
+    ignoring = OneRow(lambda pk: Match.objects.filter(pk=1))
+    with pytest.raises(ValueError, match="does not use the value"):
+        ignoring.get(5)
+
+
+@pytest.mark.django_db
+def test_row_update_writes_as_the_orms_update(alice, bob):
+    table = start(alice, bob).table
+    later = timezone.now() + timedelta(minutes=3)
+    values = {"version": table.version + 1, "state": {"a": [1, None]}, "deadline": later,
+              "clock_started": None, "reserve_0": 12.5, "phase": "move"}  # fmt: skip
+    stale = {"id": table.pk, "version": table.version + 7}
+    assert row_update(Table, where=stale, values=values) == 0
+    assert row_update(Table, where={"id": table.pk, "version": table.version}, values=values) == 1
+    written = Table.objects.get(pk=table.pk)
+    assert {name: getattr(written, name) for name in values} == values
+
+
+@pytest.mark.django_db
+def test_rows_insert_writes_as_bulk_create(alice, bob):
+    table = start(alice, bob).table
+    at = timezone.now()
+    rows = [
+        Action(table=table, game_number=9, seq=seq, turn_no=40, kind="move", actor=actor,
+               by_server=actor is None, payload={"play": "24/18", "seq": seq}, at=at)
+        for seq, actor in ((0, alice), (1, None))
+    ]  # fmt: skip
+    rows_insert(Action, [])
+    rows_insert(Action, rows)
+    assert all(not row._state.adding for row in rows)
+    stored = Action.objects.filter(table=table, game_number=9).order_by("seq")
+    assert [
+        (a.seq, a.actor_id, a.by_server, a.payload, a.at, a.kind, a.turn_no) for a in stored
+    ] == [(r.seq, r.actor_id, r.by_server, r.payload, r.at, r.kind, r.turn_no) for r in rows]

@@ -21,7 +21,7 @@ from web.api_parsers import MultiPartParser
 from web.errors import Conflict, Forbidden, Invalid, NotFound
 
 
-class PlayerFiguresOutput(serializers.Serializer[dict[str, Any]]):
+class PlayerFiguresOutput(serializers.Serializer[selectors.FiguresBody]):
     username = serializers.CharField()
     pr = serializers.FloatField(allow_null=True, help_text="500 x equity lost / decisions")
     checker_pr = serializers.FloatField(allow_null=True)
@@ -32,7 +32,7 @@ class PlayerFiguresOutput(serializers.Serializer[dict[str, Any]]):
     blunders = serializers.IntegerField()
 
 
-class AnalysedDecisionOutput(serializers.Serializer[dict[str, Any]]):
+class AnalysedDecisionOutput(serializers.Serializer[selectors.DecisionBody]):
     move_number = serializers.IntegerField(help_text="The game's roll, the opening roll 1.")
     player = serializers.CharField()
     kind = serializers.ChoiceField(choices=KINDS)
@@ -49,12 +49,12 @@ class AnalysedDecisionOutput(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class AnalysedGameOutput(serializers.Serializer[dict[str, Any]]):
+class AnalysedGameOutput(serializers.Serializer[selectors.GameBody]):
     number = serializers.IntegerField()
     decisions = AnalysedDecisionOutput(many=True)
 
 
-class AnalysisOutput(serializers.Serializer[dict[str, Any]]):
+class AnalysisOutput(serializers.Serializer[selectors.AnalysisBody]):
     status = serializers.ChoiceField(choices=MatchAnalysis.Status.choices)
     progress = serializers.FloatField(min_value=0.0, max_value=1.0)
     engine = serializers.CharField(
@@ -124,12 +124,12 @@ class MatchImportInput(InputSerializer):
     )
 
 
-class ImportedPlayerOutput(serializers.Serializer[dict[str, Any]]):
+class ImportedPlayerOutput(serializers.Serializer[selectors.ImportedPlayerBody]):
     name = serializers.CharField(help_text="The name in the file.")
     username = serializers.CharField(allow_null=True, help_text="The member; null: a guest.")
 
 
-class ImportedMatchOutput(serializers.Serializer[dict[str, Any]]):
+class ImportedMatchOutput(serializers.Serializer[selectors.ImportedBody]):
     id = serializers.IntegerField()
     length = serializers.IntegerField(help_text="Points (0: a money session).")
     games = serializers.IntegerField()

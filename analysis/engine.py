@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib.metadata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TypedDict
 
 import bgbot_cpp
 from bgsage import can_double_match
@@ -152,6 +152,16 @@ _OWNERS = {
 }
 
 
+class SageCube(TypedDict):
+    """The cube and score as bgsage's batch functions take them."""
+
+    cube_value: int
+    cube_owner: bgbot_cpp.CubeOwner
+    away1: int
+    away2: int
+    is_crawford: bool
+
+
 @dataclass(frozen=True)
 class Situation:
     """What the engine needs besides the board: the cube and the score, for the side to act."""
@@ -163,7 +173,7 @@ class Situation:
     jacoby: bool
     beavers: bool
 
-    def cube_args(self) -> dict[str, Any]:
+    def cube_args(self) -> SageCube:
         """The cube and score as bgsage's batch functions take them."""
         return {
             "cube_value": self.cube_value,

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from django.db import models
 from django.db.models import Count, Q, QuerySet, Sum
@@ -119,7 +120,74 @@ def analysis_for_import(*, import_id: int) -> MatchAnalysis:
     return found
 
 
-def imported_detail(imported: ImportedMatch) -> dict[str, Any]:
+class FiguresBody(TypedDict):
+    """One player's figures as the API answers them."""
+
+    username: str
+    pr: float | None
+    checker_pr: float | None
+    cube_pr: float | None
+    decisions: int
+    checker_decisions: int
+    cube_decisions: int
+    blunders: int
+
+
+class DecisionBody(TypedDict):
+    """One decision judged, as the API answers it."""
+
+    move_number: int
+    player: str
+    kind: str
+    played: str
+    best: str
+    equity_loss: float
+    mark: str | None
+    played_equity: float
+    best_equity: float
+    counted: bool
+    cube_of: str | None
+
+
+class GameBody(TypedDict):
+    """One game's decisions; a chouette's game carries its own analysis' status."""
+
+    number: int
+    decisions: list[DecisionBody]
+    status: NotRequired[str]
+
+
+class AnalysisBody(TypedDict):
+    """An analysis as the API answers it (a match's, an imported match's, a chouette's)."""
+
+    status: str
+    progress: float
+    engine: str
+    plies: int
+    error: str
+    players: list[FiguresBody]
+    games: list[GameBody]
+
+
+class ImportedPlayerBody(TypedDict):
+    """A name in the file, and the member it is (None: a guest)."""
+
+    name: str
+    username: str | None
+
+
+class ImportedBody(TypedDict):
+    """An imported match as the API answers its upload."""
+
+    id: int
+    length: int
+    games: int
+    played_on: datetime.date | None
+    players: list[ImportedPlayerBody]
+    analysis: AnalysisBody
+
+
+def imported_detail(imported: ImportedMatch) -> ImportedBody:
     """An imported match as the API answers its upload: its players (the names in the
     file, and the members they are, None for a guest) and its analysis."""
     return {
@@ -138,10 +206,10 @@ def imported_detail(imported: ImportedMatch) -> dict[str, Any]:
     }
 
 
-def analysis_detail(analysis: MatchAnalysis) -> dict[str, Any]:
+def analysis_detail(analysis: MatchAnalysis) -> AnalysisBody:
     """The analysis as the API answers it (shared/API.md)."""
     players = list(analysis.players.all())
-    games: dict[int, list[dict[str, Any]]] = {}
+    games: dict[int, list[DecisionBody]] = {}
     for decision in analysis.decisions.all():
         games.setdefault(decision.game_number, []).append(
             _decision_detail(decision, players, analysis.seats)
@@ -162,7 +230,7 @@ def analysis_detail(analysis: MatchAnalysis) -> dict[str, Any]:
 
 def _decision_detail(
     decision: Decision, players: list[PlayerFigures], seats: list[str]
-) -> dict[str, Any]:
+) -> DecisionBody:
     """One decision; in a chouette, ``player`` is who made it (the box, or the member)
     and ``cube_of`` the member whose cube a cube decision is on."""
     if seats:
@@ -185,7 +253,7 @@ def _decision_detail(
     }
 
 
-def _figures_detail(p: PlayerFigures | Summed) -> dict[str, Any]:
+def _figures_detail(p: PlayerFigures | Summed) -> FiguresBody:
     return {
         "username": p.username,
         "pr": p.pr,
@@ -253,7 +321,7 @@ def chouette_analyses(*, chouette_id: int) -> list[MatchAnalysis]:
     return found
 
 
-def chouette_analysis_detail(analyses: list[MatchAnalysis]) -> dict[str, Any]:
+def chouette_analysis_detail(analyses: list[MatchAnalysis]) -> AnalysisBody:
     """A chouette session's analysis in the match's shape: ``games`` each game's
     decisions (with its own ``status``), ``players`` each player's figures summed over
     the games analysed so far; the ``status`` is the least advanced game's."""
@@ -280,15 +348,19 @@ def chouette_analysis_detail(analyses: list[MatchAnalysis]) -> dict[str, Any]:
         "plies": min((a.plies for a in done), default=0),
         "error": next((a.error for a in analyses if a.error), ""),
         "players": [_figures_detail(s) for s in summed.values()],
-        "games": [
-            {
-                "number": a.game_number,
-                "status": a.status,
-                "decisions": [
-                    _decision_detail(d, list(a.players.all()), a.seats) for d in a.decisions.all()
-                ],
-            }
-            for a in analyses
+        "games": [_chouette_game_detail(a) for a in analyses],
+    }
+
+
+def _chouette_game_detail(analysis: MatchAnalysis) -> GameBody:
+    # A chouette game's analysis has its game number (the model's check constraint).
+    assert analysis.game_number is not None
+    players = list(analysis.players.all())
+    return {
+        "number": analysis.game_number,
+        "status": analysis.status,
+        "decisions": [
+            _decision_detail(d, players, analysis.seats) for d in analysis.decisions.all()
         ],
     }
 
@@ -384,7 +456,7 @@ class ReviewStep:
     """One decision of the review page: the decision as the API gives it, the board its
     decider saw (SVG, every label escaped) and the dice."""
 
-    decision: dict[str, Any]
+    decision: DecisionBody
     board: str
     dice: tuple[int, int] | None
 
@@ -410,11 +482,18 @@ def _states_by_roll(game: Game) -> dict[tuple[str, int], Game]:
     return states
 
 
-def review_games(match: Match, detail: dict[str, Any]) -> list[dict[str, Any]]:
+class ReviewGame(TypedDict):
+    """One game of the review page, step by step."""
+
+    number: int
+    steps: list[ReviewStep]
+
+
+def review_games(match: Match, detail: AnalysisBody) -> list[ReviewGame]:
     """Each game of a match's analysis (``analysis_detail``) with, for every decision,
     the board from its decider's side as it stood then."""
     names = matches_selectors.players(match)
-    shown = []
+    shown: list[ReviewGame] = []
     for game, analysed in zip(matches_selectors.match_games(match), detail["games"], strict=False):
         states = _states_by_roll(game)
         steps = []

@@ -651,16 +651,16 @@ def _live_query(
     does (or ``LiveStreamQuery``, given its ``fields``), the same values and the same
     errors (tests/club/test_live.py holds them equal)."""
     values: dict[str, Any] = {}
-    errors: dict[str, Any] = {}
+    errors: dict[str, serializers.ValidationError] = {}
     for name, field in fields:
         try:
             values[name] = field.run_validation(field.get_value(params))
         except serializers.ValidationError as exc:
-            errors[name] = exc.detail
+            errors[name] = exc
         except SkipField:
             pass
     if errors:
-        raise serializers.ValidationError(errors)
+        raise serializers.ValidationError({name: exc.detail for name, exc in errors.items()})
     return values
 
 

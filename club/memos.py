@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db import models
 from django.utils import translation
@@ -73,6 +73,18 @@ MEMO_SOURCES: dict[str, str] = {
     MemoKind.CHOUETTE_SETTLEMENT: "chouette",
 }
 PARTIES = ("payer", "payee")  # the parameters that are a party (null: the club)
+
+
+class NestedMemo(TypedDict):
+    """A reversal's ``memo`` parameter: the original's memo."""
+
+    kind: str
+    params: MemoParams
+    memo: str
+
+
+# A memo's parameters as stored: text, whole numbers, null (the club), a nested memo.
+MemoParams = dict[str, "str | int | NestedMemo | None"]
 
 
 @dataclass(frozen=True)
@@ -146,7 +158,7 @@ def _patterns(languages: Iterable[str]) -> list[tuple[str, re.Pattern[str], str]
 
 def _parse(
     text: str, source: str, patterns: list[tuple[str, re.Pattern[str], str]], longest: int
-) -> tuple[str, dict[str, Any]]:
+) -> tuple[str, MemoParams]:
     if len(text) >= longest:
         return MemoKind.TEXT.value, {}
     for kind, pattern, club in patterns:
@@ -155,25 +167,27 @@ def _parse(
         match = pattern.match(text)
         if match is None:
             continue
-        params: dict[str, Any] = dict(match.groupdict())
-        for party in PARTIES:
-            if party in params and params[party] == club:
-                params[party] = None
-        if "id" in params:
-            if not params["id"].isdigit():
-                continue
-            params["id"] = int(params["id"])
-        if kind == MemoKind.REVERSAL:
-            inner = params["memo"]
-            inner_kind, inner_params = _parse_any(inner, patterns, longest)
-            params["memo"] = {"kind": inner_kind, "params": inner_params, "memo": inner}
+        found: dict[str, str] = match.groupdict()
+        if "id" in found and not found["id"].isdigit():
+            continue
+        params: MemoParams = {}
+        for name, value in found.items():
+            if name in PARTIES and value == club:
+                params[name] = None
+            elif name == "id":
+                params[name] = int(value)
+            elif name == "memo" and kind == MemoKind.REVERSAL:
+                inner_kind, inner_params = _parse_any(value, patterns, longest)
+                params[name] = {"kind": inner_kind, "params": inner_params, "memo": value}
+            else:
+                params[name] = value
         return kind, params
     return MemoKind.TEXT.value, {}
 
 
 def _parse_any(
     text: str, patterns: list[tuple[str, re.Pattern[str], str]], longest: int
-) -> tuple[str, dict[str, Any]]:
+) -> tuple[str, MemoParams]:
     """A reversed memo's kind: whichever kind reads it (its transaction is not known)."""
     for source in dict.fromkeys(MEMO_SOURCES.values()):
         kind, params = _parse(text, source, patterns, longest)
@@ -182,7 +196,7 @@ def _parse_any(
     return MemoKind.TEXT.value, {}
 
 
-Parser = Callable[[str, str], tuple[str, dict[str, Any]]]
+Parser = Callable[[str, str], tuple[str, MemoParams]]
 
 
 def memo_parser(languages: Iterable[str] = (), longest: int = 200) -> Parser:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from django.contrib.auth.models import User
 from django.db.models import Count, F, Q, QuerySet, Sum, Window
@@ -17,7 +17,7 @@ from django_stubs_ext import WithAnnotations
 
 from club import settle_up
 from club.auth import Viewer
-from club.memos import memo_render
+from club.memos import MemoParams, memo_render
 from club.models import Account, Leg, MatchResult, Player, RatingChange, RatingKind, Transaction
 from club.parties import CLUB, Party
 from web.errors import NotFound
@@ -95,7 +95,7 @@ class StatementEntry:
     kind: str
     memo: str  # as stored: in English, or as written by hand
     memo_kind: str
-    memo_params: dict[str, Any]
+    memo_params: MemoParams
     amount: Decimal
     balance: Decimal  # the running balance after this entry
 

@@ -4,6 +4,7 @@ Read only: tournaments are run from the admin. Thin views over ``tournaments.sel
 (the pattern of docs/api.md).
 """
 
+from collections.abc import Mapping
 from typing import Any, cast
 
 from django.db.models import QuerySet
@@ -79,7 +80,7 @@ class TournamentDetailOutput(TournamentOutput):
     standings = serializers.SerializerMethodField()
 
     @extend_schema_field(StandingOutput(many=True))
-    def get_standings(self, tournament: Tournament) -> list[dict[str, Any]]:
+    def get_standings(self, tournament: Tournament) -> list[Mapping[str, object]]:
         lines = selectors.tournament_standings(tournament=tournament)
         return list(StandingOutput(lines, many=True).data)
 

@@ -8,7 +8,7 @@ anything else a 500, ``DEBUG`` on or off.
 """
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, NotRequired, TypedDict
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -108,7 +108,7 @@ def error_body(
     return body
 
 
-def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+def exception_handler(exc: Exception, context: Mapping[str, object]) -> Response | None:
     """DRF's exception handler, answering in the API's error shape."""
     if isinstance(exc, ServiceError):
         return Response(

@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -44,10 +43,15 @@ class BackupError(Exception):
 
 @dataclass(frozen=True)
 class Database:
-    """The ``default`` database as the backup tools need it."""
+    """The ``default`` database as the backup tools need it: its engine, and its
+    connection settings as text (empty: not set)."""
 
     engine: str  # "sqlite" or "postgresql"
-    settings: dict[str, Any]
+    name: str  # SQLite's file, PostgreSQL's database
+    host: str = ""
+    port: str = ""
+    user: str = ""
+    password: str = ""
 
     @property
     def suffix(self) -> str:
@@ -58,26 +62,32 @@ def default_database() -> Database:
     database = connections["default"].settings_dict
     engine = database["ENGINE"].rsplit(".", 1)[-1]
     if engine == "sqlite3":
-        return Database("sqlite", database)
+        return Database("sqlite", str(database["NAME"]))
     if engine == "postgresql":
-        return Database("postgresql", database)
+        return Database(
+            "postgresql",
+            str(database["NAME"]),
+            host=str(database.get("HOST") or ""),
+            port=str(database.get("PORT") or ""),
+            user=str(database.get("USER") or ""),
+            password=str(database.get("PASSWORD") or ""),
+        )
     raise BackupError(f"Backups know SQLite and PostgreSQL, not {database['ENGINE']}.")
 
 
 def _postgresql_command(tool: str, database: Database) -> tuple[list[str], dict[str, str]]:
     """The tool's connection arguments and environment (the password never on the
     command line, where ``ps`` shows it)."""
-    db = database.settings
-    args = [tool, "--dbname", db["NAME"]]
-    if db.get("HOST"):
-        args += ["--host", str(db["HOST"])]
-    if db.get("PORT"):
-        args += ["--port", str(db["PORT"])]
-    if db.get("USER"):
-        args += ["--username", str(db["USER"])]
+    args = [tool, "--dbname", database.name]
+    if database.host:
+        args += ["--host", database.host]
+    if database.port:
+        args += ["--port", database.port]
+    if database.user:
+        args += ["--username", database.user]
     env = {**os.environ}
-    if db.get("PASSWORD"):
-        env["PGPASSWORD"] = str(db["PASSWORD"])
+    if database.password:
+        env["PGPASSWORD"] = database.password
     return args, env
 
 
@@ -112,7 +122,7 @@ def backup_create(
     on = progress or (lambda done, total: None)
     try:
         if database.engine == "sqlite":
-            source = sqlite3.connect(database.settings["NAME"])
+            source = sqlite3.connect(database.name)
             target = sqlite3.connect(partial)
             try:
                 _sqlite_copy(source, target, on)
@@ -182,7 +192,7 @@ def backup_restore(*, path: Path, progress: Progress | None = None) -> None:
     connections.close_all()
     if database.engine == "sqlite":
         source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        target = sqlite3.connect(database.settings["NAME"])
+        target = sqlite3.connect(database.name)
         try:
             _sqlite_copy(source, target, on)
         finally:

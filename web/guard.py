@@ -8,6 +8,7 @@
   while loading its views).
 """
 
+from collections.abc import Mapping
 from datetime import timedelta
 from math import ceil
 from typing import Any
@@ -51,7 +52,7 @@ class GuessingGuardBackend(AxesStandaloneBackend):  # type: ignore[misc]  # unty
             super().authenticate(request, *args, **kwargs)
 
 
-def lock_seconds_left(request: HttpRequest, credentials: dict[str, Any] | None) -> int:
+def lock_seconds_left(request: HttpRequest, credentials: Mapping[str, object] | None) -> int:
     """How long the lock of this account and address still lasts: the cool-off from its
     last counted failure (failures while locked are not counted, so they do not extend
     it: ``AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT``)."""
@@ -67,7 +68,7 @@ def lock_seconds_left(request: HttpRequest, credentials: dict[str, Any] | None) 
 def lockout_response(
     request: HttpRequest,
     original_response: HttpResponse | None,
-    credentials: dict[str, Any] | None,
+    credentials: Mapping[str, object] | None,
 ) -> HttpResponse:
     """``AXES_LOCKOUT_CALLABLE``: a 429 with ``Retry-After``, in the API's error shape
     under ``/api/``, the login page saying why and for how long elsewhere."""

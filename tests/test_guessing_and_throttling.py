@@ -230,6 +230,27 @@ def test_one_users_writes_do_not_throttle_another(api, staff, make_player, write
     assert payment(other, "2.00").status_code == 201
 
 
+class UnreachableCache:
+    """A cache whose server is down (Redis restarting): every call fails."""
+
+    def get(self, *args, **kwargs):
+        raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    set = get
+
+
+def test_a_throttle_whose_cache_is_down_lets_the_write_through(
+    api, staff, make_player, monkeypatch, caplog
+):
+    """Redis restarting must not turn every write into a 500 (the fault test found it):
+    the count is skipped, logged, and the payment posted."""
+    make_player("alice")
+    monkeypatch.setattr(WriteRateThrottle, "cache", UnreachableCache())
+    assert payment(api.as_user(staff.user)).status_code == 201
+    assert Transaction.objects.count() == 1
+    assert "throttle: the write counts could not be read or kept" in caplog.text
+
+
 def test_behind_a_trusted_proxy_the_address_is_the_one_it_forwards(api, make_player, settings):
     """Behind a TLS proxy every request comes from the proxy: the lock goes by the
     client's address it forwards, and a client cannot pick its own by writing one in."""

@@ -68,12 +68,12 @@ class AnalysisOutput(serializers.Serializer[selectors.AnalysisBody]):
     games = AnalysedGameOutput(many=True)
 
 
-class ChouetteGameOutput(AnalysedGameOutput):
+class ChouetteAnalysedGameOutput(AnalysedGameOutput):
     status = serializers.ChoiceField(choices=MatchAnalysis.Status.choices)
 
 
 class ChouetteAnalysisOutput(AnalysisOutput):
-    games = ChouetteGameOutput(many=True)  # each with its status
+    games = ChouetteAnalysedGameOutput(many=True)  # each with its status
 
 
 class MatchAnalysisView(APIView):

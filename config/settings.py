@@ -300,6 +300,7 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "TournamentFormatEnum": "tournaments.models.FormatChoice",
         "KindEnum": "chouette.models.Proposal.Kind",
+        "AnalysisOutputStatusEnum": "analysis.models.MatchAnalysis.Status",
     },
 }
 

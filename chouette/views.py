@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -61,10 +62,17 @@ def _players(usernames: list[str]) -> list[Player]:
 
 
 def _label(name: str) -> Any:
-    """A session field's own translated name, as the admin shows it."""
+    """A session field's own translated name, capitalised as a form's label (the model
+    keeps it lowercase for the admin's sentences)."""
     field = Chouette._meta.get_field(name)
     assert isinstance(field, Field)
-    return field.verbose_name
+    return capfirst(field.verbose_name)
+
+
+def _capitalised(choices: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """Choices that stand alone in a list, capitalised as the labels are (those that end
+    a label's sentence, 'The box keeps the box when' ..., stay lowercase)."""
+    return [(value, capfirst(name)) for value, name in choices]
 
 
 class ChouetteForm(forms.Form):
@@ -73,7 +81,7 @@ class ChouetteForm(forms.Form):
 
     mode = forms.ChoiceField(
         label=_label("mode"),
-        choices=Chouette.Mode.choices,
+        choices=_capitalised(Chouette.Mode.choices),
         initial=Chouette.Mode.RECORDED,
         required=False,
     )
@@ -93,7 +101,9 @@ class ChouetteForm(forms.Form):
         decimal_places=money.PLACES,
         initial=Decimal("1.00"),
     )
-    cube = forms.ChoiceField(label=gettext_lazy("Cube"), choices=Chouette.Cube.choices)
+    cube = forms.ChoiceField(
+        label=gettext_lazy("Cube"), choices=_capitalised(Chouette.Cube.choices)
+    )
     jacoby = forms.BooleanField(label=gettext_lazy("Jacoby rule"), required=False, initial=True)
     beavers = forms.BooleanField(label=gettext_lazy("Beavers"), required=False)
     box_keeps = forms.ChoiceField(
@@ -118,7 +128,9 @@ class ChouetteForm(forms.Form):
         label=_label("no_answer"), choices=Chouette.NoAnswer.choices, required=False
     )
     consulting = forms.ChoiceField(
-        label=_label("consulting"), choices=Chouette.Consulting.choices, required=False
+        label=_label("consulting"),
+        choices=_capitalised(Chouette.Consulting.choices),
+        required=False,
     )
 
     def clean_mode(self) -> str:

@@ -84,6 +84,7 @@ class MatchForm(forms.Form):
         initial=True,
         help_text=gettext_lazy(
             "A rated tavli match moves the tavli rating; any other, the FIBS rating."
+            " A money session (0 points) is never rated, ticked or not."
         ),
     )
     clock = forms.ChoiceField(label=gettext_lazy("Clock"), choices=CLOCK_CHOICES, initial="none")
@@ -95,6 +96,14 @@ class MatchForm(forms.Form):
         decimal_places=2,
         help_text=gettext_lazy("Money sessions only."),
     )
+
+    def clean(self) -> dict[str, Any]:
+        """A money session is never rated (the service refuses a rated one): 'Rated',
+        ticked by default, is set aside for it rather than refused."""
+        data = super().clean() or {}
+        if data.get("length") == 0:
+            data["rated"] = False
+        return data
 
 
 def _viewer(request: HttpRequest) -> Player:

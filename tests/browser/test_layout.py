@@ -133,7 +133,17 @@ def club(make_player):
     )
     match = matches.match_accept(match=match, player=bob)
     matches.match_create(creator=carol, opponent=None, options=matches.MatchOptions(length=7))
+    from tournaments import services as tournaments
+
+    tournament = tournaments.tournament_create(
+        created_by=director.user,
+        name="The Papadopoulou-Konstantinidou memorial spring knockout",
+        format="single_elimination",
+        entry_fee=Decimal("10.00"),
+    )
+    tournaments.tournament_open(tournament=tournament)
     return {
+        "tournament": tournament.pk,
         "alice": alice.pk,
         "transaction": night.pk,
         "match": match.pk,
@@ -198,12 +208,15 @@ PAGES = [
     ("play-board", "/play/{match}/", "alice", ["svg.board", ".scoreboard .clock"]),
     ("play-watch", "/play/{match}/", "carol", ["svg.board", ".watching"]),
     ("play-settings", "/play/settings/", "alice", ["form.play-settings button"]),
+    ("play-dice", "/play/dice/", "alice", ["h1", "#dice-check"]),
     ("chouettes", "/chouettes/", "alice", ["h1", "form.open-chouette button"]),
     ("chouette-table", "/chouettes/{chouette}/", "alice", ["section.seats", "table.scores"]),
     ("chouette-record", "/chouettes/{chouette}/record/", "alice", ["form.record-game button"]),
     ("chouette-play-box", "/chouettes/{online}/play/", "alice", ["svg.board", "table.cubes"]),
     ("chouette-play-crew", "/chouettes/{online}/play/", "carol", ["svg.board", "p.role"]),
     ("tournaments", "/tournaments/", "alice", ["h1"]),
+    ("tournament", "/tournaments/{tournament}/", "alice", ["h1"]),
+    ("match-review", "/play/{match}/review/", "alice", ["h1"]),
 ]
 # Pages drawn by Django's admin and by Swagger UI: their own layout, checked for fit.
 OTHER_PAGES = [

@@ -585,3 +585,44 @@ def test_the_turn_s_clock_is_on_every_board_when_the_session_has_one(online_tabl
         left = re.search(r'class="clock" data-left="([0-9.]+)" data-running', table.page(name))
         assert left is not None and 50 <= float(left.group(1)) <= 60, name
     assert 'class="clock"' not in online_table().page("alice")  # no clock, none shown
+
+
+def _open_chouette_labels(page: str) -> list[str]:
+    """The texts of the labels of the form that opens a chouette (their fields left out)."""
+    form = page.split('class="stacked open-chouette"')[1].split("</form>")[0]
+    labels = re.findall(r"<label[^>]*>(.*?)</label>", form, re.S)
+    texts = [re.sub(r"<[^>]*>.*?</[^>]*>|<[^>]*>", " ", label).split() for label in labels]
+    return [" ".join(words) for words in texts if words]
+
+
+def test_the_open_chouette_form_s_labels_are_capitalised(keeper_client, members):
+    page = keeper_client.get("/chouettes/").content.decode()
+    labels = _open_chouette_labels(page)
+    for label in ("Mode", "Seconds a turn", "A member who does not answer in time", "Consulting"):
+        assert any(text.startswith(label) for text in labels), (label, labels)
+    assert [text for text in labels if not text[0].isupper()] == []
+    # The choices that stand alone too (those of 'The box keeps the box when' end its sentence).
+    assert ">Recorded (played on a real board)</option>" in page
+    assert ">Multiple cubes</option>" in page and ">No consulting</option>" in page
+    assert ">the box beats the captain</option>" in page
+
+
+@pytest.mark.parametrize("language", ["bg", "el", "ro"])
+def test_the_open_chouette_form_s_labels_are_capitalised_in_every_language(
+    keeper_client, members, language
+):
+    with translation.override(language):
+        page = keeper_client.get("/chouettes/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'lang="{language}"' in page
+    labels = _open_chouette_labels(page)
+    assert labels and [text for text in labels if not text[0].isupper()] == []
+
+
+def test_the_open_chouette_form_s_checkboxes_come_before_their_labels(keeper_client, members):
+    page = keeper_client.get("/chouettes/").content.decode()
+    for name, label in (("jacoby", "Jacoby rule"), ("beavers", "Beavers")):
+        found = re.search(
+            rf'<label class="check"><input type="checkbox" name="{name}"[^>]*> {label}</label>',
+            page,
+        )
+        assert found, name

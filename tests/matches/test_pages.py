@@ -4,6 +4,7 @@ matches), the board page and its fragment (players and watchers), the play setti
 
 import json
 import re
+from decimal import Decimal
 
 import pytest
 
@@ -164,7 +165,6 @@ def test_the_lobby_is_in_the_site_navigation(logged_in, alice):
 
 
 def test_between_the_games_of_a_money_session_next_game_or_stop(logged_in, alice, bob, carol):
-    from decimal import Decimal
 
     session = start(alice, bob, length=0, rated=False, stake=Decimal("1.00"))
     player = on_turn(session, alice, bob)
@@ -185,3 +185,36 @@ def test_between_the_games_of_a_money_session_next_game_or_stop(logged_in, alice
         content_type="application/json",
     )
     assert response.status_code == 200 and response.json()["game"]["phase"] in ("move", "roll")
+
+
+def test_a_money_session_from_the_lobby_s_default_form_is_unrated(logged_in, alice):
+    """'Rated' is ticked by default; a money session (0 points) sent with it is opened
+    unrated, not refused, and the form says so."""
+    client = logged_in(alice)
+    page = client.get("/play/").content.decode()
+    rated = re.search(r'<input type="checkbox" name="rated"[^>]*>', page)
+    assert rated is not None and "checked" in rated.group(0)
+    assert "A money session (0 points) is never rated, ticked or not." in page
+    defaults = {"opponent": "", "game": "standard", "rated": "on", "clock": "none"}
+    response = client.post("/play/", {**defaults, "length": 0, "stake": "1.00"}, follow=True)
+    assert response.redirect_chain == [("/play/", 302)]
+    assert "Your open challenge is in the lobby." in response.content.decode()
+    match = Match.objects.get()
+    assert (match.length, match.rated, match.stake) == (0, False, Decimal("1.00"))
+
+
+def test_a_match_to_points_keeps_the_rated_box_as_ticked(logged_in, alice):
+    client = logged_in(alice)
+    client.post("/play/", {"opponent": "", "length": 3, "clock": "none", "rated": "on"})
+    client.post("/play/", {"opponent": "", "length": 5, "clock": "none"})
+    assert list(Match.objects.order_by("length").values_list("length", "rated")) == [
+        (3, True),
+        (5, False),
+    ]
+
+
+def test_the_lobby_s_rated_box_comes_before_its_label(logged_in, alice):
+    page = logged_in(alice).get("/play/").content.decode()
+    assert re.search(
+        r'<label class="check"><input type="checkbox" name="rated"[^>]*> Rated</label>', page
+    )

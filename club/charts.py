@@ -37,6 +37,7 @@ def rating_chart_svg(
     """
     return line_chart_svg(
         ratings,
+        css_class="rating-chart",
         title=title or _("Rating history"),
         axis_title=_("Rated matches"),
         empty=_("No rated matches yet"),
@@ -49,6 +50,7 @@ def rating_chart_svg(
 def line_chart_svg(
     values: list[float],
     *,
+    css_class: str,
     title: str,
     axis_title: str,
     empty: str,
@@ -60,14 +62,15 @@ def line_chart_svg(
     """An SVG line chart of ``values``, one a match, with axes: the lowest and highest
     value (and ``reference``, when it is inside) on the y axis, the matches numbered from
     ``first`` (with ``first_label``/``last_label``) on the x axis, ``axis_title`` under
-    it; ``empty`` says why there is no line when there are fewer than two values.
+    it; ``empty`` says why there is no line when there are fewer than two values;
+    ``css_class`` names the chart for the page and its style (``rating-chart``).
 
     The returned markup escapes every label, so it is safe to mark safe.
     """
     plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="rating-chart" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(title)}">',
         f"<title>{escape(title)}</title>",
         # The axes.

@@ -55,6 +55,7 @@ def pr_chart(context: Context, shown: Player) -> PrChartContext:
     history = [f for f in selectors.pr_history(player=shown, kind=kind) if f.pr is not None]
     chart = line_chart_svg(
         [f.pr for f in history if f.pr is not None],
+        css_class="pr-chart",
         title=_("Error rate (PR) history"),
         axis_title=_("Games analysed"),
         empty=_("Fewer than two games analysed yet"),

@@ -24,6 +24,7 @@ from decimal import Decimal
 from typing import Any, ClassVar, assert_never
 
 from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from backgammon import dice as core_dice
@@ -48,7 +49,7 @@ from club.models import MatchResult, Player, SourceKind
 from club.services import LegSpec
 from matches import clocks, selectors, signals, table_engine
 from matches.errors import NotYourTurn
-from matches.models import Action, Match, PlaySettings, Seat, Table
+from matches.models import CLUB_LOBBY, Action, LobbyVersion, Match, PlaySettings, Seat, Table
 from web import clock
 from web.errors import Conflict, Forbidden, Invalid, NotFound
 
@@ -225,7 +226,7 @@ def match_create(*, creator: Player, opponent: Player | None, options: MatchOpti
         raise Invalid(_("A player cannot play a match against themself."))
     server_seed = core_dice.new_server_seed()
     table = Table.objects.create(delay=options.spec.delay, on_timeout=options.on_timeout)
-    return Match.objects.create(
+    match = Match.objects.create(
         table=table,
         creator=creator,
         opponent=opponent,
@@ -239,6 +240,26 @@ def match_create(*, creator: Player, opponent: Player | None, options: MatchOpti
         commitment=core_dice.commitment(server_seed),
         client_seed=options.seed,
     )
+    _lobby_move(match)
+    return match
+
+
+def _lobby_move(match: Match) -> None:
+    """Move the live version of the lobbies that show ``match`` (``lobby:<player id>``,
+    matches/live.py), in the transaction that changed it: an invitation's two players'
+    only, while it waits for an answer; every member's for an open challenge and a match
+    that starts or ends (each lobby lists the challenges and the matches being played).
+    The rows are locked in the order of their keys, after the match's own locks, as every
+    writer does: no two writers wait on each other."""
+    opponent = match.opponent_id
+    if opponent is not None and match.started_at is None:  # an invitation, never started
+        keys = sorted([match.creator_id, opponent])
+    else:
+        keys = [CLUB_LOBBY]
+    LobbyVersion.objects.bulk_create([LobbyVersion(key=key) for key in keys], ignore_conflicts=True)
+    rows = LobbyVersion.objects.select_for_update().filter(key__in=keys).order_by("key")
+    list(rows.values_list("key", flat=True))  # the rows locked, in order
+    LobbyVersion.objects.filter(key__in=keys).update(version=F("version") + 1)
 
 
 # What a locked match is read with: its players, their users (the answer's names) and
@@ -288,6 +309,7 @@ def match_accept(*, match: Match, player: Player, seed: str = "") -> Match:
     match.started_at = work.now
     match.client_seed = core_dice.make_client_seed(match.client_seed, _seed(seed))
     table.status = Table.Status.PLAYING
+    _lobby_move(match)
     work.players = (match.creator, player)
     spec = clocks.clock_spec(match.clock)
     table.reserve_0 = table.reserve_1 = float(spec.reserve)
@@ -315,6 +337,7 @@ def match_decline(*, match: Match, player: Player) -> Match:
     match.status = Match.Status.DECLINED
     match.finished_at = work.now
     table.status = Table.Status.CLOSED
+    _lobby_move(match)
     work.save()
     return match
 
@@ -336,6 +359,7 @@ def match_call_off(*, match: Match) -> Match:
     match.finished_at = work.now
     table.status = Table.Status.CLOSED
     table.clock_started = None
+    _lobby_move(match)
     work.save()
     return match
 
@@ -731,6 +755,7 @@ def _finish(work: MatchTurn, *, ended_by: str, loser: int | None = None) -> None
     table.status = Table.Status.CLOSED
     table.deadline = None
     table.clock_started = None
+    _lobby_move(match)
     if winner is None:
         return
     match.winner = work.players[winner]

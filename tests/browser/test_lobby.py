@@ -48,13 +48,13 @@ def test_an_invitation_appears_and_its_acceptance_takes_the_inviter_to_the_board
     alice, bob = open_lobby("alice"), open_lobby("bob")
 
     invite(bob, "alice")  # bob's own lobby reloads with the post; alice's must not
-    alice.locator("#invitations").get_by_text("bob").wait_for(timeout=5000)
+    alice.locator("#invitations").get_by_text("bob").wait_for()
     assert alice.evaluate(NOT_RELOADED)
 
     invite(alice, "bob")
     mine = Match.objects.get(creator__user__username="alice")
     invitation = bob.locator("#invitations tr", has_text="alice")
-    invitation.wait_for(timeout=5000)
+    invitation.wait_for()
     assert bob.evaluate(NOT_RELOADED)
 
     invitation.get_by_role("button", name="Accept").click()

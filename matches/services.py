@@ -246,16 +246,29 @@ def match_create(*, creator: Player, opponent: Player | None, options: MatchOpti
 
 def _lobby_move(match: Match) -> None:
     """Move the live version of the lobbies that show ``match`` (``lobby:<player id>``,
-    matches/live.py), in the transaction that changed it: an invitation's two players'
-    only, while it waits for an answer; every member's for an open challenge and a match
-    that starts or ends (each lobby lists the challenges and the matches being played).
-    The rows are locked in the order of their keys, after the match's own locks, as every
-    writer does: no two writers wait on each other."""
+    matches/live.py) once the change is committed: an invitation's two players' only,
+    while it waits for an answer; every member's for an open challenge and a match that
+    starts or ends (each lobby lists the challenges and the matches being played).
+
+    After the commit, in a transaction of its own, rather than in the change's: the
+    club's row is every member's, and locked in the change's transaction it would make
+    every match that starts or ends in the club wait for the others' ledger and rating
+    writes, and two that also lock players' rows (a tournament's round starting its
+    matches) could deadlock. The page then fetches what is already committed. A process
+    stopped between the two leaves the lobbies one change behind until the next one
+    (or a reload): they show the matches, they are not the truth of any."""
     opponent = match.opponent_id
     if opponent is not None and match.started_at is None:  # an invitation, never started
         keys = sorted([match.creator_id, opponent])
     else:
         keys = [CLUB_LOBBY]
+    transaction.on_commit(lambda: _lobby_versions_move(keys), robust=True)
+
+
+@transaction.atomic
+def _lobby_versions_move(keys: list[int]) -> None:
+    """One more to each of these ``LobbyVersion`` rows, made at their first move; locked
+    in the order of their keys, so no two of these wait on each other."""
     LobbyVersion.objects.bulk_create([LobbyVersion(key=key) for key in keys], ignore_conflicts=True)
     rows = LobbyVersion.objects.select_for_update().filter(key__in=keys).order_by("key")
     list(rows.values_list("key", flat=True))  # the rows locked, in order

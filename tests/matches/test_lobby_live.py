@@ -1,15 +1,17 @@
-"""The lobby on the live channel (issue 22, finding 1): ``lobby:<player id>`` moves in
-the transaction of every change a member's lobby shows (an invitation made, accepted,
+"""The lobby on the live channel (issue 22, finding 1): ``lobby:<player id>`` moves
+with the commit of every change a member's lobby shows (an invitation made, accepted,
 declined or withdrawn; an open challenge; a match that starts or ends), only its member
 may follow it, and the page's list is a live region answered alone (``?live=region``)."""
 
 import pytest
+from django.db import transaction
 
 from matches import selectors, services
 from tests.matches.conftest import start
 from web.errors import Forbidden
 
-pytestmark = pytest.mark.django_db
+# Committed for real: the lobbies move once the change is committed.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def lobbies(*players) -> list[int]:
@@ -72,6 +74,14 @@ def test_a_match_that_ends_or_is_called_off_moves_every_lobby(alice, bob, carol)
     before = lobbies(alice, bob, carol)
     services.match_call_off(match=called_off)
     assert moved(before, lobbies(alice, bob, carol)) == [True, True, True]
+
+
+def test_the_lobbies_move_once_the_change_is_committed(alice, bob):
+    before = lobbies(alice, bob)
+    with transaction.atomic():
+        invite(alice, bob)
+        assert lobbies(alice, bob) == before  # a page fetching now would not see it yet
+    assert moved(before, lobbies(alice, bob)) == [True, True]
 
 
 def test_a_refused_change_moves_no_lobby(alice, bob, carol):

@@ -3,10 +3,14 @@ with the commit of every change a member's lobby shows (an invitation made, acce
 declined or withdrawn; an open challenge; a match that starts or ends), only its member
 may follow it, and the page's list is a live region answered alone (``?live=region``)."""
 
+import threading
+
 import pytest
 from django.db import transaction
 
 from matches import selectors, services
+from matches.models import Match
+from tests import threads
 from tests.matches.conftest import start
 from web.errors import Forbidden
 
@@ -148,3 +152,20 @@ def test_the_region_alone_shows_the_lists_and_marks_what_the_page_waits_for(
     # A watcher's list of matches being played takes nobody anywhere.
     watching = logged_in(carol).get("/play/?live=region").content.decode()
     assert "data-live-arrives" not in watching and f"/play/{waiting.pk}/" in watching
+
+
+def test_changes_at_once_each_move_the_lobbies_once(alice, bob, carol):
+    """Twenty matches made at once, the lobbies' rows made by the first of them: each
+    counted, none lost, no writer waiting on another for ever (both engines)."""
+    made = iter(range(20))
+    lock = threading.Lock()
+
+    def make():
+        with lock:
+            n = next(made)
+        return invite(alice, bob) if n % 2 else invite(carol, None)
+
+    outcomes = threads.at_once(make, 20)
+    assert all(isinstance(outcome, Match) for outcome in outcomes), outcomes
+    # Ten invitations (alice's and bob's own), ten open challenges (every lobby's).
+    assert lobbies(alice, bob, carol) == [20, 20, 10]

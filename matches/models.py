@@ -284,3 +284,26 @@ class PlaySettings(models.Model):
 
     def __str__(self) -> str:
         return _("Play settings of %(player)s") % {"player": self.player}
+
+
+# The key of the lobbies' common part (``LobbyVersion``): no player has id 0.
+CLUB_LOBBY = 0
+
+
+class LobbyVersion(models.Model):
+    """A lobby's live version (``lobby:<player id>``, docs/live.md): ``key`` 0 is the
+    club's part, which moves with what every member's lobby shows (an open challenge, a
+    match starting or ending); any other ``key`` is a player's id, and that row moves
+    with what only their lobby shows (an invitation to or from them). A member's lobby
+    version is the sum of the two: it grows whenever either does, and a member learns
+    nothing of the invitations between others. A row is made at its first change."""
+
+    key = models.BigIntegerField(primary_key=True)
+    version = models.BigIntegerField(_("version"), default=0)
+
+    class Meta:
+        verbose_name = _("lobby version")
+        verbose_name_plural = _("lobby versions")
+
+    def __str__(self) -> str:
+        return f"lobby {self.key} v{self.version}"

@@ -5,7 +5,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import NotRequired, TypedDict
 
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 
 from backgammon import dice as core_dice
 from backgammon.game import Game, GameOptions, Opening, Phase, action_from_dict
@@ -19,7 +20,7 @@ from backgammon.tavli.record import export_match_record
 from club.models import Player, RatingKind
 from matches import clocks
 from matches.board import landing_steps
-from matches.models import Action, Match, PlaySettings, Table
+from matches.models import CLUB_LOBBY, Action, LobbyVersion, Match, PlaySettings, Table
 from web import clock
 from web.documents import JSONDocument
 
@@ -44,6 +45,19 @@ def match_list(*, player: Player | None = None, status: str | None = None) -> Qu
 def open_challenges() -> QuerySet[Match]:
     """Open challenges any member may accept, newest first."""
     return match_list(status=Match.Status.INVITED).filter(opponent__isnull=True)
+
+
+def lobby_versions(player_ids: Iterable[int]) -> dict[int, int]:
+    """The lobby version (``LobbyVersion``) of each of these players that exists, in one
+    query: the club's part plus the player's own (a part never moved counts 0)."""
+
+    def part(key: int | OuterRef) -> Coalesce:
+        return Coalesce(Subquery(LobbyVersion.objects.filter(key=key).values("version")), Value(0))
+
+    players = Player.objects.filter(pk__in=set(player_ids)).annotate(
+        club=part(CLUB_LOBBY), own=part(OuterRef("pk"))
+    )
+    return {pk: club + own for pk, club, own in players.values_list("pk", "club", "own")}
 
 
 def live_matches() -> QuerySet[Match]:

@@ -24,6 +24,7 @@ from decimal import Decimal
 from typing import Any, ClassVar, assert_never
 
 from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from backgammon import dice as core_dice
@@ -48,7 +49,7 @@ from club.models import MatchResult, Player, SourceKind
 from club.services import LegSpec
 from matches import clocks, selectors, signals, table_engine
 from matches.errors import NotYourTurn
-from matches.models import Action, Match, PlaySettings, Seat, Table
+from matches.models import CLUB_LOBBY, Action, LobbyVersion, Match, PlaySettings, Seat, Table
 from web import clock
 from web.errors import Conflict, Forbidden, Invalid, NotFound
 from web.prepared import OneRow
@@ -226,7 +227,7 @@ def match_create(*, creator: Player, opponent: Player | None, options: MatchOpti
         raise Invalid(_("A player cannot play a match against themself."))
     server_seed = core_dice.new_server_seed()
     table = Table.objects.create(delay=options.spec.delay, on_timeout=options.on_timeout)
-    return Match.objects.create(
+    match = Match.objects.create(
         table=table,
         creator=creator,
         opponent=opponent,
@@ -240,6 +241,39 @@ def match_create(*, creator: Player, opponent: Player | None, options: MatchOpti
         commitment=core_dice.commitment(server_seed),
         client_seed=options.seed,
     )
+    _lobby_move(match)
+    return match
+
+
+def _lobby_move(match: Match) -> None:
+    """Move the live version of the lobbies that show ``match`` (``lobby:<player id>``,
+    matches/live.py) once the change is committed: an invitation's two players' only,
+    while it waits for an answer; every member's for an open challenge and a match that
+    starts or ends (each lobby lists the challenges and the matches being played).
+
+    After the commit, in a transaction of its own, rather than in the change's: the
+    club's row is every member's, and locked in the change's transaction it would make
+    every match that starts or ends in the club wait for the others' ledger and rating
+    writes, and two that also lock players' rows (a tournament's round starting its
+    matches) could deadlock. The page then fetches what is already committed. A process
+    stopped between the two leaves the lobbies one change behind until the next one
+    (or a reload): they show the matches, they are not the truth of any."""
+    opponent = match.opponent_id
+    if opponent is not None and match.started_at is None:  # an invitation, never started
+        keys = sorted([match.creator_id, opponent])
+    else:
+        keys = [CLUB_LOBBY]
+    transaction.on_commit(lambda: _lobby_versions_move(keys), robust=True)
+
+
+@transaction.atomic
+def _lobby_versions_move(keys: list[int]) -> None:
+    """One more to each of these ``LobbyVersion`` rows, made at their first move; locked
+    in the order of their keys, so no two of these wait on each other."""
+    LobbyVersion.objects.bulk_create([LobbyVersion(key=key) for key in keys], ignore_conflicts=True)
+    rows = LobbyVersion.objects.select_for_update().filter(key__in=keys).order_by("key")
+    list(rows.values_list("key", flat=True))  # the rows locked, in order
+    LobbyVersion.objects.filter(key__in=keys).update(version=F("version") + 1)
 
 
 # What a locked match is read with: its players, their users (the answer's names) and
@@ -295,6 +329,7 @@ def match_accept(*, match: Match, player: Player, seed: str = "") -> Match:
     match.started_at = work.now
     match.client_seed = core_dice.make_client_seed(match.client_seed, _seed(seed))
     table.status = Table.Status.PLAYING
+    _lobby_move(match)
     work.players = (match.creator, player)
     spec = clocks.clock_spec(match.clock)
     table.reserve_0 = table.reserve_1 = float(spec.reserve)
@@ -322,6 +357,7 @@ def match_decline(*, match: Match, player: Player) -> Match:
     match.status = Match.Status.DECLINED
     match.finished_at = work.now
     table.status = Table.Status.CLOSED
+    _lobby_move(match)
     work.save()
     return match
 
@@ -343,6 +379,7 @@ def match_call_off(*, match: Match) -> Match:
     match.finished_at = work.now
     table.status = Table.Status.CLOSED
     table.clock_started = None
+    _lobby_move(match)
     work.save()
     return match
 
@@ -738,6 +775,7 @@ def _finish(work: MatchTurn, *, ended_by: str, loser: int | None = None) -> None
     table.status = Table.Status.CLOSED
     table.deadline = None
     table.clock_started = None
+    _lobby_move(match)
     if winner is None:
         return
     match.winner = work.players[winner]

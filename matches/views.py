@@ -26,8 +26,10 @@ from club import selectors as club_selectors
 from club.auth import member
 from club.models import Player
 from matches import board, clocks, selectors, services
+from matches import live as match_live
 from matches.models import Match, PlaySettings
 from web.errors import ServiceError
+from web.pages import live_template
 
 CLOCK_CHOICES = [(name, capfirst(label)) for name, label in clocks.PRESET_LABELS.items()]
 # Each game by its name in the players' languages (issue 11: Πόρτες, права, ...).
@@ -114,7 +116,10 @@ def _viewer(request: HttpRequest) -> Player:
 @require_http_methods(["GET", "POST"])
 def play(request: HttpRequest) -> HttpResponseBase:
     """The lobby: a new match, the invitations and open challenges to answer, the
-    player's own matches and every match being played now (to watch)."""
+    player's own matches and every match being played now (to watch). Its lists follow
+    the member's ``lobby`` topic (matches/live.py): static/club/live_region.js fetches
+    them again (``?live=region``) when it moves, and takes the page to the board when
+    an invitation it shows waiting is accepted."""
     me = _viewer(request)
     form = MatchForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
@@ -131,6 +136,8 @@ def play(request: HttpRequest) -> HttpResponseBase:
                     _("%(name)s is invited to your match.") % {"name": match.opponent.username},
                 )
             return redirect("play")
+    # Read before the lists: a change between the two is fetched again, never missed.
+    version = selectors.lobby_versions([me.pk])[me.pk]
     mine = list(selectors.match_list(player=me).exclude(status=Match.Status.DECLINED)[:30])
     challenges = list(selectors.open_challenges().exclude(creator=me)[:50])
     live = list(selectors.live_matches()[:50])
@@ -144,8 +151,11 @@ def play(request: HttpRequest) -> HttpResponseBase:
         "playing": [m for m in mine if m.status == Match.Status.PLAYING],
         "finished": [m for m in mine if m.status == Match.Status.FINISHED][:10],
         "live": live,
+        "topic": match_live.lobby_topic(me),
+        "version": version,
     }
-    return render(request, "matches/play.html", context)
+    template = live_template(request, page="matches/play.html", region="matches/_lobby.html")
+    return render(request, template, context)
 
 
 def _clock_label(clock: Any) -> str:

@@ -1,9 +1,12 @@
-// A page region that follows its live topic (docs/live.md): the chouette table and a
-// tournament's page. On a newer version of the topic (static/club/live.js) the page
-// fetches its region alone (its own address with ?live=region: the view answers the
+// A page region that follows its live topic (docs/live.md): the chouette table, a
+// tournament's page, the lobby. On a newer version of the topic (static/club/live.js)
+// the page fetches its region alone (its own address with ?live=region: the view answers the
 // region's template, without the base's header and footer) and swaps it in, where the
 // reader is (no reload). A fresh region with no topic is finished: nothing more will
-// move, so the page stops following.
+// move, so the page stops following. What the reader waits for: a row marked
+// data-live-awaits="<id>" (the lobby's invitation waiting for an answer) that comes
+// back as data-live-arrives="<id>" (the match begun) takes the page to its
+// data-live-href (the board).
 (function () {
   "use strict";
   const region = document.querySelector("[data-live-region]");
@@ -19,6 +22,15 @@
     const fresh = page.querySelector("[data-live-region]");
     if (!answer.ok || !fresh) {
       throw new Error(`the live region was not answered (${answer.status})`);
+    }
+    const awaited = new Set(
+      Array.from(region.querySelectorAll("[data-live-awaits]"), (row) => row.dataset.liveAwaits),
+    );
+    const arrived = Array.from(fresh.querySelectorAll("[data-live-arrives]")).find((row) =>
+      awaited.has(row.dataset.liveArrives),
+    );
+    if (arrived) {
+      window.location.assign(arrived.dataset.liveHref);
     }
     region.innerHTML = fresh.innerHTML;
     if (fresh.dataset.liveTopic) {

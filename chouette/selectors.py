@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from typing import Any, TypedDict
 
 from django.contrib.auth import get_user_model
@@ -338,6 +339,29 @@ def chouette_tally(*, chouette: Chouette, names: Mapping[int, str] | None = None
         tally = tally.add_game(points=points, box=names[box])
     settle_leaves_until(chouette.game_rows.count() + 1)
     return tally
+
+
+def chouette_closing_amounts(
+    *, chouette: Chouette, names: Mapping[int, str] | None = None
+) -> dict[str, Decimal]:
+    """What closing the session settles (H14), by username: every seated player named,
+    0.00 included; what the close posts and what its confirmation shows beforehand."""
+    names = chouette_names(chouette=chouette) if names is None else names
+    owed = chouette_tally(chouette=chouette, names=names).settle_all(chouette.stake)
+    zero = Decimal("0.00")
+    amounts = {names[pk]: owed.get(names[pk], zero) for pk in chouette.seats}
+    amounts.update(owed)
+    return amounts
+
+
+def chouette_leaving_amounts(
+    *, chouette: Chouette, username: str, names: Mapping[int, str] | None = None
+) -> dict[str, Decimal]:
+    """What ``username`` leaving now settles (H13), by username, theirs first: what the
+    leave posts and what its confirmation shows beforehand."""
+    tally = chouette_tally(chouette=chouette, names=names)
+    amounts, _rest = tally.settle_leaver(username, chouette.stake)
+    return amounts
 
 
 def player_chouettes(*, player: Player) -> list[tuple[Chouette, int]]:

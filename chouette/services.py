@@ -375,8 +375,9 @@ def chouette_leave(
         raise Conflict(
             _("A chouette needs at least three players to go on: close it instead.")
         ) from None
-    tally = selectors.chouette_tally(chouette=locked, names=names)
-    amounts, _rest = tally.settle_leaver(player.username, locked.stake)
+    amounts = selectors.chouette_leaving_amounts(
+        chouette=locked, username=player.username, names=names
+    )
     ids = {name: pk for pk, name in names.items()}
     rows = selectors.chouette_rows(chouette=locked)
     posted = _post(
@@ -399,11 +400,7 @@ def chouette_close(*, chouette: Chouette, by: User, version: int | None = None) 
     player is named in the amounts, 0.00 included)."""
     locked = _locked(chouette, version=version, by=by)
     _between_games(locked)
-    names = selectors.chouette_names(chouette=locked)
-    owed = selectors.chouette_tally(chouette=locked, names=names).settle_all(locked.stake)
-    zero = Decimal("0.00")
-    amounts = {names[pk]: owed.get(names[pk], zero) for pk in locked.seats}
-    amounts.update(owed)
+    amounts = selectors.chouette_closing_amounts(chouette=locked)
     posted = _post(locked, amounts, memo=Memo.of(MemoKind.CHOUETTE_SETTLEMENT, id=locked.pk), by=by)
     chouette_version_advance(
         locked=locked, status=Chouette.Status.CLOSED, closed_at=clock.now(), settlement=posted

@@ -25,6 +25,8 @@ from backgammon.position import Position
 from backgammon.team import BOX, TEAM
 from chouette.models import Chouette, ChouetteGame, GamePoints, Membership, Proposal
 from club.models import Player
+from matches.models import Phase as TablePhase
+from matches.models import Table
 from web import live
 from web.errors import Forbidden, NotFound
 
@@ -339,6 +341,15 @@ def chouette_tally(*, chouette: Chouette, names: Mapping[int, str] | None = None
         tally = tally.add_game(points=points, box=names[box])
     settle_leaves_until(chouette.game_rows.count() + 1)
     return tally
+
+
+def chouette_game_on(*, chouette: Chouette) -> bool:
+    """Whether an online game is being played (not before the first, not between two):
+    joining, leaving and closing wait for its end (H13)."""
+    if chouette.table_id is None:
+        return False
+    phase = Table.objects.filter(pk=chouette.table_id).values_list("phase", flat=True).get()
+    return phase not in (TablePhase.NONE, TablePhase.OVER)
 
 
 def chouette_closing_amounts(

@@ -49,7 +49,6 @@ from club import money
 from club.memos import Memo, MemoKind
 from club.models import Player, SourceKind, Transaction
 from club.services import LegSpec, account_open_for_player, ledger_post, money_check
-from matches.models import Phase as TablePhase
 from matches.models import Table
 from web import clock
 from web.errors import Conflict, Forbidden, Invalid, NotFound
@@ -446,10 +445,7 @@ def _locked(
 
 def _between_games(locked: Chouette) -> None:
     """Joining, leaving and closing wait for the end of an online game in play (H13)."""
-    if locked.table_id is None:
-        return
-    phase = Table.objects.filter(pk=locked.table_id).values_list("phase", flat=True).get()
-    if phase not in (TablePhase.NONE, TablePhase.OVER):
+    if selectors.chouette_game_on(chouette=locked):
         raise Conflict(_("A game is being played: players join, leave or close between games."))
 
 

@@ -556,8 +556,8 @@ def _confirm_undo(request: HttpRequest, chouette: Chouette) -> Confirmation | No
 
 def _confirm_leave(request: HttpRequest, chouette: Chouette) -> Confirmation | None:
     player = club_selectors.player_get(username=request.POST.get("player", ""))
-    if player.pk not in chouette.seats:
-        return None  # not seated: the service says so
+    if player.pk not in chouette.seats or selectors.chouette_game_on(chouette=chouette):
+        return None  # not seated, or not between games: the service says so
     display = _display_names(chouette)
     amounts = selectors.chouette_leaving_amounts(chouette=chouette, username=player.username)
     return {
@@ -572,6 +572,8 @@ def _confirm_leave(request: HttpRequest, chouette: Chouette) -> Confirmation | N
 
 
 def _confirm_close(request: HttpRequest, chouette: Chouette) -> Confirmation | None:
+    if selectors.chouette_game_on(chouette=chouette):
+        return None  # not between games: the service says so
     display = _display_names(chouette)
     amounts = selectors.chouette_closing_amounts(chouette=chouette)
     return {
@@ -601,8 +603,8 @@ def chouette_act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     """The scorekeeper's buttons: undo the last game, join, leave, close. Undo, leave
     and close first answer a confirmation page (what they will post, at the version it
     was read), and are done only when it is sent back with ``confirm=yes``; cancelled,
-    nothing is sent. Someone who may not act, or a closed session, gets the refusal at
-    once, with nothing to confirm."""
+    nothing is sent. Someone who may not act, a closed session, or a leave or close
+    while an online game is on gets the refusal at once, with nothing to confirm."""
     shown = _chouette_or_404(pk)
     try:
         confirmation = _confirmation(request, shown, action)

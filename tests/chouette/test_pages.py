@@ -779,3 +779,18 @@ def test_the_role_line_follows_the_rotation(online_table):
     )
     assert (box.group(1), captain.group(1)) == (shown[seating.box], shown[seating.captain])
     assert game["number"] == 1
+
+
+def test_closing_or_leaving_while_an_online_game_is_on_is_refused_with_nothing_to_confirm(
+    online_table,
+):
+    table = online_table()
+    client = Client()
+    client.force_login(table.members["bob"].user)
+    for action, sent in (("close", {}), ("leave", {"player": "dave"})):
+        refused = client.post(f"/chouettes/{table.pk}/{action}/", sent, follow=True)
+        page = refused.content.decode()
+        assert "players join, leave or close between games" in page, action
+        assert 'name="confirm"' not in page, action
+    assert not Transaction.objects.exists()
+    assert table.chouette.status == "open"

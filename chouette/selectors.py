@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from typing import Any, TypedDict
 
 from django.contrib.auth import get_user_model
@@ -24,6 +25,8 @@ from backgammon.position import Position
 from backgammon.team import BOX, TEAM
 from chouette.models import Chouette, ChouetteGame, GamePoints, Membership, Proposal
 from club.models import Player
+from matches.models import Phase as TablePhase
+from matches.models import Table
 from web import live
 from web.errors import Forbidden, NotFound
 
@@ -338,6 +341,38 @@ def chouette_tally(*, chouette: Chouette, names: Mapping[int, str] | None = None
         tally = tally.add_game(points=points, box=names[box])
     settle_leaves_until(chouette.game_rows.count() + 1)
     return tally
+
+
+def chouette_game_on(*, chouette: Chouette) -> bool:
+    """Whether an online game is being played (not before the first, not between two):
+    joining, leaving and closing wait for its end (H13)."""
+    if chouette.table_id is None:
+        return False
+    phase = Table.objects.filter(pk=chouette.table_id).values_list("phase", flat=True).get()
+    return phase not in (TablePhase.NONE, TablePhase.OVER)
+
+
+def chouette_closing_amounts(
+    *, chouette: Chouette, names: Mapping[int, str] | None = None
+) -> dict[str, Decimal]:
+    """What closing the session settles (H14), by username: every seated player named,
+    0.00 included; what the close posts and what its confirmation shows beforehand."""
+    names = chouette_names(chouette=chouette) if names is None else names
+    owed = chouette_tally(chouette=chouette, names=names).settle_all(chouette.stake)
+    zero = Decimal("0.00")
+    amounts = {names[pk]: owed.get(names[pk], zero) for pk in chouette.seats}
+    amounts.update(owed)
+    return amounts
+
+
+def chouette_leaving_amounts(
+    *, chouette: Chouette, username: str, names: Mapping[int, str] | None = None
+) -> dict[str, Decimal]:
+    """What ``username`` leaving now settles (H13), by username, theirs first: what the
+    leave posts and what its confirmation shows beforehand."""
+    tally = chouette_tally(chouette=chouette, names=names)
+    amounts, _rest = tally.settle_leaver(username, chouette.stake)
+    return amounts
 
 
 def player_chouettes(*, player: Player) -> list[tuple[Chouette, int]]:

@@ -49,7 +49,6 @@ from club import money
 from club.memos import Memo, MemoKind
 from club.models import Player, SourceKind, Transaction
 from club.services import LegSpec, account_open_for_player, ledger_post, money_check
-from matches.models import Phase as TablePhase
 from matches.models import Table
 from web import clock
 from web.errors import Conflict, Forbidden, Invalid, NotFound
@@ -375,8 +374,9 @@ def chouette_leave(
         raise Conflict(
             _("A chouette needs at least three players to go on: close it instead.")
         ) from None
-    tally = selectors.chouette_tally(chouette=locked, names=names)
-    amounts, _rest = tally.settle_leaver(player.username, locked.stake)
+    amounts = selectors.chouette_leaving_amounts(
+        chouette=locked, username=player.username, names=names
+    )
     ids = {name: pk for pk, name in names.items()}
     rows = selectors.chouette_rows(chouette=locked)
     posted = _post(
@@ -399,11 +399,7 @@ def chouette_close(*, chouette: Chouette, by: User, version: int | None = None) 
     player is named in the amounts, 0.00 included)."""
     locked = _locked(chouette, version=version, by=by)
     _between_games(locked)
-    names = selectors.chouette_names(chouette=locked)
-    owed = selectors.chouette_tally(chouette=locked, names=names).settle_all(locked.stake)
-    zero = Decimal("0.00")
-    amounts = {names[pk]: owed.get(names[pk], zero) for pk in locked.seats}
-    amounts.update(owed)
+    amounts = selectors.chouette_closing_amounts(chouette=locked)
     posted = _post(locked, amounts, memo=Memo.of(MemoKind.CHOUETTE_SETTLEMENT, id=locked.pk), by=by)
     chouette_version_advance(
         locked=locked, status=Chouette.Status.CLOSED, closed_at=clock.now(), settlement=posted
@@ -449,10 +445,7 @@ def _locked(
 
 def _between_games(locked: Chouette) -> None:
     """Joining, leaving and closing wait for the end of an online game in play (H13)."""
-    if locked.table_id is None:
-        return
-    phase = Table.objects.filter(pk=locked.table_id).values_list("phase", flat=True).get()
-    if phase not in (TablePhase.NONE, TablePhase.OVER):
+    if selectors.chouette_game_on(chouette=locked):
         raise Conflict(_("A game is being played: players join, leave or close between games."))
 
 

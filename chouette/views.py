@@ -4,6 +4,7 @@ leave, close). Every write goes through ``chouette.services``; a refusal comes b
 message on the page, and nothing is changed."""
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, NotRequired, TypedDict
@@ -25,7 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from backgammon.chouette import BoardResult, Outcome, RecordDict, Winner
 from backgammon.errors import BackgammonError
-from backgammon.game import Game
+from backgammon.game import Game, Phase
 from backgammon.notation import format_play
 from backgammon.team import BOX, TEAM
 from chouette import selectors, services
@@ -262,6 +263,7 @@ class TablePage(TypedDict):
     game: selectors.OnlineGame | None
     board: NotRequired[SafeString]
     awaiting_names: NotRequired[list[str]]
+    mover_name: NotRequired[str | None]
     cubes: NotRequired[list[tuple[str, selectors.OnlineCube]]]
     may_record: NotRequired[bool]
     plays_online: NotRequired[bool]
@@ -321,7 +323,16 @@ def _add_online(
     page["game"] = game
     page["board"] = mark_safe(svg)  # board_svg escapes every name it draws
     page["awaiting_names"] = [display[name] for name in game["awaiting"]]
+    page["mover_name"] = _mover_name(game, display)
     page["cubes"] = [(display[name], cube) for name, cube in game["cubes"].items()]
+
+
+def _mover_name(game: selectors.OnlineGame, display: dict[str, str]) -> str | None:
+    """Who moves for the team in the game on the table (H7); None once it is over: its
+    last captain may sit in the box by then, and the seats say who leads the next."""
+    if game["captain"] is None or game["phase"] == Phase.OVER.value:
+        return None
+    return display[game["captain"]]
 
 
 @login_required
@@ -415,31 +426,46 @@ class GameForm(forms.Form):
 @login_required
 @require_http_methods(["GET", "POST"])
 def chouette_record(request: HttpRequest, pk: int) -> HttpResponse:
-    """The scorekeeper's form: the game just played, and undo, join, leave and close."""
+    """The scorekeeper's page: the game just played (a recorded session only: an online
+    one's games are played on the server), and undo, join, leave and close. The seats,
+    scores and buttons follow the live channel (``chouette:<id>``) as the table page's
+    do; the game form stays out of that region, so a redraw never clears its taps."""
     shown = _chouette_or_404(pk)
     context = _table_context(shown)
-    form = GameForm(request.POST or None, line=context["line"], initial={"version": shown.version})
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.chouette_game_record(
-                chouette=shown,
-                record=form.record(),
-                recorded_by=member(request.user),
-                version=form.cleaned_data["version"],
-            )
-        except ServiceError as error:
-            messages.error(request, str(error.message))
-        else:
-            messages.success(request, _("The game is recorded."))
+    form = (
+        None
+        if shown.mode == Chouette.Mode.ONLINE
+        else GameForm(
+            request.POST or None, line=context["line"], initial={"version": shown.version}
+        )
+    )
+    if request.method == "POST":
+        if form is None:
+            messages.error(request, _("An online chouette's games are played on the server."))
             return redirect("chouette-record", pk=shown.pk)
-    elif request.method == "POST":
-        messages.error(request, _("Say who won, how, and each member's cube."))
+        if form.is_valid():
+            try:
+                services.chouette_game_record(
+                    chouette=shown,
+                    record=form.record(),
+                    recorded_by=member(request.user),
+                    version=form.cleaned_data["version"],
+                )
+            except ServiceError as error:
+                messages.error(request, str(error.message))
+            else:
+                messages.success(request, _("The game is recorded."))
+                return redirect("chouette-record", pk=shown.pk)
+        else:
+            messages.error(request, _("Say who won, how, and each member's cube."))
     context["may_record"] = services.may_record(chouette=shown, user=member(request.user))
-    context["form"] = form
+    if form is not None:
+        context["form"] = form
     context["others"] = (
         Player.objects.exclude(pk__in=shown.seats).select_related("user").order_by("display_name")
     )
-    return render(request, "chouette/record.html", context)
+    template = live_template(request, page="chouette/record.html", region="chouette/_keeper.html")
+    return render(request, template, context)
 
 
 def _version(request: HttpRequest) -> int | None:
@@ -486,19 +512,135 @@ ACTIONS: dict[str, Callable[[HttpRequest, Chouette], str]] = {
     "close": _close,
 }
 
+# The ``confirm`` field the confirmation page sends back; without it undo, leave and
+# close only show what they would do.
+CONFIRMED = "yes"
+
+
+@dataclass(frozen=True)
+class Settles:
+    """One player's line of a settlement to confirm: positive, they are paid."""
+
+    name: str
+    amount: Decimal
+
+    @property
+    def magnitude(self) -> Decimal:
+        return abs(self.amount)
+
+
+class Confirmation(TypedDict):
+    """What an action that posts money or cannot be taken back says before it is done:
+    the question, what follows from it, the money it moves (display name, amount) and
+    the fields the confirming form sends back."""
+
+    chouette: Chouette
+    question: str
+    consequence: str
+    amounts: list[Settles]
+    button: str
+    version: int
+    player: str
+
+
+def _display_names(chouette: Chouette) -> dict[str, str]:
+    standing = selectors.chouette_standing(chouette=chouette)
+    return {standing.names[pk]: shown for pk, shown in standing.display_names.items()}
+
+
+def _confirm_undo(request: HttpRequest, chouette: Chouette) -> Confirmation | None:
+    last = selectors.chouette_last_game(chouette=chouette)
+    if last is None:
+        return None  # nothing to take back: the service says so
+    return {
+        "chouette": chouette,
+        "question": _("Undo game %(number)s?") % {"number": last.number},
+        "consequence": _(
+            "Its points come off the scores and the seats go back to where they were "
+            "before it. An undo cannot itself be undone."
+        ),
+        "amounts": [],
+        "button": _("Undo the last game"),
+        "version": chouette.version,
+        "player": "",
+    }
+
+
+def _confirm_leave(request: HttpRequest, chouette: Chouette) -> Confirmation | None:
+    player = club_selectors.player_get(username=request.POST.get("player", ""))
+    if player.pk not in chouette.seats or selectors.chouette_game_on(chouette=chouette):
+        return None  # not seated, or not between games: the service says so
+    display = _display_names(chouette)
+    amounts = selectors.chouette_leaving_amounts(chouette=chouette, username=player.username)
+    return {
+        "chouette": chouette,
+        "question": _("%(player)s leaves and settles?") % {"player": player.display_name},
+        "consequence": _("This posts their settlement to the ledger now; it cannot be taken back."),
+        "amounts": [Settles(display[name], amount) for name, amount in amounts.items()],
+        "button": _("Leave and settle"),
+        "version": chouette.version,
+        "player": player.username,
+    }
+
+
+def _confirm_close(request: HttpRequest, chouette: Chouette) -> Confirmation | None:
+    if selectors.chouette_game_on(chouette=chouette):
+        return None  # not between games: the service says so
+    display = _display_names(chouette)
+    amounts = selectors.chouette_closing_amounts(chouette=chouette)
+    return {
+        "chouette": chouette,
+        "question": _("Close chouette #%(id)s and settle?") % {"id": chouette.pk},
+        "consequence": _(
+            "This ends the session and posts the settlement to the ledger; it cannot be taken back."
+        ),
+        "amounts": [Settles(display[name], amount) for name, amount in amounts.items()],
+        "button": _("Close and settle"),
+        "version": chouette.version,
+        "player": "",
+    }
+
+
+# The actions that post money or cannot be taken back: each asks first.
+CONFIRMATIONS: dict[str, Callable[[HttpRequest, Chouette], Confirmation | None]] = {
+    "undo": _confirm_undo,
+    "leave": _confirm_leave,
+    "close": _confirm_close,
+}
+
 
 @login_required
 @require_POST
 def chouette_act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    """The scorekeeper's buttons: undo the last game, join, leave, close."""
+    """The scorekeeper's buttons: undo the last game, join, leave, close. Undo, leave
+    and close first answer a confirmation page (what they will post, at the version it
+    was read), and are done only when it is sent back with ``confirm=yes``; cancelled,
+    nothing is sent. Someone who may not act, a closed session, or a leave or close
+    while an online game is on gets the refusal at once, with nothing to confirm."""
     shown = _chouette_or_404(pk)
     try:
+        confirmation = _confirmation(request, shown, action)
+        if confirmation is not None:
+            return render(request, "chouette/confirm.html", confirmation)
         done = ACTIONS[action](request, shown)
     except ServiceError as error:
         messages.error(request, str(error.message))
     else:
         messages.success(request, done)
     return redirect("chouette-record", pk=shown.pk)
+
+
+def _confirmation(request: HttpRequest, chouette: Chouette, action: str) -> Confirmation | None:
+    """The confirmation ``action`` still needs, or None: go ahead."""
+    asks = CONFIRMATIONS.get(action)
+    if (
+        asks is None
+        or request.POST.get("confirm") == CONFIRMED
+        or chouette.status != Chouette.Status.OPEN
+        or not services.may_record(chouette=chouette, user=member(request.user))
+    ):
+        return None
+    return asks(request, chouette)
 
 
 # Each member's own board (online) ----------------------------------------------------------
@@ -600,7 +742,7 @@ def _play_context(
             _("you") if name == me.username else display[name] for name in game["awaiting"]
         ]
         context["cubes"] = [(display[name], cube) for name, cube in game["cubes"].items()]
-        context["captain_name"] = display[game["captain"]] if game["captain"] else None
+        context["captain_name"] = _mover_name(game, display)
         context["double_to"] = [(name, display[name]) for name in choices.double_to]
         context["resign_from_name"] = display[choices.resign_from] if choices.resign_from else None
         context["moving"] = {

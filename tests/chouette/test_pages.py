@@ -16,6 +16,8 @@ from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
 
+CONFIRM = {"confirm": "yes"}  # what the confirmation page sends back
+
 
 @pytest.fixture
 def keeper_client(client, make_player):
@@ -131,14 +133,18 @@ def test_undo_join_leave_and_close_from_the_scorekeepers_form(keeper_client, mem
     keeper_client.post(base + "record/", {**sent, "version": "0"})
     assert (
         "Game 1 is undone."
-        in keeper_client.post(base + "undo/", {"version": "1"}, follow=True).content.decode()
+        in keeper_client.post(
+            base + "undo/", {"version": "1", **CONFIRM}, follow=True
+        ).content.decode()
     )
     keeper_client.post(base + "record/", {**sent, "version": "2"})
     joined = keeper_client.post(base + "join/", {"player": "erin", "version": "3"}, follow=True)
     assert "Erin joins at the end of the line." in joined.content.decode()
-    left = keeper_client.post(base + "leave/", {"player": "bob", "version": "4"}, follow=True)
+    left = keeper_client.post(
+        base + "leave/", {"player": "bob", "version": "4", **CONFIRM}, follow=True
+    )
     assert "Bob leaves and settles -2.00." in left.content.decode()
-    closed = keeper_client.post(base + "close/", {"version": "5"}, follow=True)
+    closed = keeper_client.post(base + "close/", {"version": "5", **CONFIRM}, follow=True)
     assert "closed and settled" in closed.content.decode()
     chouette.refresh_from_db()
     assert chouette.status == "closed"
@@ -157,7 +163,7 @@ def test_the_table_page_shows_the_seats_scores_and_games_and_follows_the_live_to
     assert "Box" in page and "Partner" in page and "Captain" in page
     live = keeper_client.get(f"/api/live/?topic=chouette:{chouette.pk}&since=0&wait=0").json()
     assert live == {"topic": f"chouette:{chouette.pk}", "version": 0, "state": None}
-    keeper_client.post(f"/chouettes/{chouette.pk}/close/", {})
+    keeper_client.post(f"/chouettes/{chouette.pk}/close/", CONFIRM)
     moved = keeper_client.get(f"/api/live/?topic=chouette:{chouette.pk}&since=0&wait=0").json()
     body = keeper_client.get(f"/api/chouettes/{chouette.pk}/").json()
     assert moved["version"] == 1 and moved["state"] == body  # the session as its GET says
@@ -217,6 +223,151 @@ def test_a_member_who_may_not_record_is_told_so_and_nothing_changes(keeper_clien
     assert "Only the chouette&#x27;s scorekeeper" in refused
     chouette.refresh_from_db()
     assert chouette.status == "open" and chouette.version == 0
+
+
+# What posts money or cannot be taken back asks first (issue 22) -------------------------
+
+BOX_WINS = {
+    "winner": "box",
+    "result": "single",
+    **{f"outcome_{n}": "played" for n in ("bob", "carol", "dave")},
+    **{f"stake_{n}": "1" for n in ("bob", "carol", "dave")},
+}
+
+
+def hidden(html, name):
+    found = re.search(rf'<input type="hidden" name="{name}" value="([^"]*)">', html)
+    return found.group(1) if found else None
+
+
+def confirmed_form(html):
+    """The fields the confirmation page sends back when its button is pressed."""
+    return {
+        name: hidden(html, name) for name in ("version", "player", "confirm") if hidden(html, name)
+    }
+
+
+def test_close_without_confirmation_shows_the_settlement_and_posts_nothing(keeper_client, members):
+    chouette = opened(keeper_client, members)
+    keeper_client.post(f"/chouettes/{chouette.pk}/record/", {**BOX_WINS, "version": "0"})
+    asked = keeper_client.post(f"/chouettes/{chouette.pk}/close/", {"version": "1"})
+    assert asked.status_code == 200
+    page = asked.content.decode()
+    assert f"Close chouette #{chouette.pk} and settle?" in page
+    assert "posts the settlement to the ledger" in page
+    # alice, the box, won 3 points at 2.00 a point; each member lost 1.
+    assert "receives 6.00" in page and page.count("pays 2.00") == 3
+    assert 'class="danger"' in page and f'href="/chouettes/{chouette.pk}/record/"' in page
+    assert confirmed_form(page) == {"version": "1", "confirm": "yes"}
+    assert not Transaction.objects.exists()
+    chouette.refresh_from_db()
+    assert (chouette.status, chouette.version) == ("open", 1)
+
+    done = keeper_client.post(f"/chouettes/{chouette.pk}/close/", confirmed_form(page), follow=True)
+    assert "closed and settled in the ledger" in done.content.decode()
+    chouette.refresh_from_db()
+    assert chouette.status == "closed"
+    legs = {
+        leg.account.player.username: leg.amount
+        for leg in Transaction.objects.get(kind=SourceKind.CHOUETTE).legs.all()
+    }
+    assert legs == {
+        "alice": Decimal("6.00"),
+        "bob": Decimal("-2.00"),
+        "carol": Decimal("-2.00"),
+        "dave": Decimal("-2.00"),
+    }
+
+
+def test_a_cancelled_confirmation_posts_nothing(keeper_client, members):
+    chouette = opened(keeper_client, members)
+    keeper_client.post(f"/chouettes/{chouette.pk}/record/", {**BOX_WINS, "version": "0"})
+    for action, sent in (("close", {}), ("leave", {"player": "bob"}), ("undo", {})):
+        page = keeper_client.post(f"/chouettes/{chouette.pk}/{action}/", sent).content.decode()
+        cancel = re.search(r'<a class="button" href="([^"]+)">Cancel</a>', page)
+        assert cancel is not None, action
+        back = keeper_client.get(cancel.group(1))  # Cancel is a link: it sends nothing
+        assert back.status_code == 200 and "Record the game" in back.content.decode()
+    assert not Transaction.objects.exists()
+    chouette.refresh_from_db()
+    assert (chouette.status, chouette.version, ChouetteGame.objects.count()) == ("open", 1, 1)
+    assert chouette.memberships.filter(left_after__isnull=False).count() == 0
+
+
+def test_leaving_shows_what_the_leaver_settles_and_posts_it_once_confirmed(keeper_client, members):
+    chouette = opened(keeper_client, members)
+    keeper_client.post(f"/chouettes/{chouette.pk}/record/", {**BOX_WINS, "version": "0"})
+    page = keeper_client.post(
+        f"/chouettes/{chouette.pk}/leave/", {"player": "bob", "version": "1"}
+    ).content.decode()
+    assert "Bob leaves and settles?" in page and "cannot be taken back" in page
+    assert "pays 2.00" in page and "receives 2.00" in page  # bob to alice, the box
+    assert confirmed_form(page) == {"version": "1", "player": "bob", "confirm": "yes"}
+    assert not Transaction.objects.exists()
+    left = keeper_client.post(f"/chouettes/{chouette.pk}/leave/", confirmed_form(page), follow=True)
+    assert "Bob leaves and settles -2.00." in left.content.decode()
+    assert Transaction.objects.filter(kind=SourceKind.CHOUETTE).count() == 1
+
+
+def test_undoing_a_game_asks_first(keeper_client, members):
+    chouette = opened(keeper_client, members)
+    keeper_client.post(f"/chouettes/{chouette.pk}/record/", {**BOX_WINS, "version": "0"})
+    page = keeper_client.post(f"/chouettes/{chouette.pk}/undo/", {"version": "1"}).content.decode()
+    assert "Undo game 1?" in page and "cannot itself be undone" in page
+    assert ChouetteGame.objects.count() == 1
+    undone = keeper_client.post(
+        f"/chouettes/{chouette.pk}/undo/", confirmed_form(page), follow=True
+    )
+    assert "Game 1 is undone." in undone.content.decode()
+    assert ChouetteGame.objects.count() == 2
+
+
+def test_a_confirmation_is_for_the_session_as_it_was_shown(keeper_client, members):
+    """The amounts confirmed are those shown: a game recorded in between makes the
+    confirmation stale, and nothing is posted."""
+    chouette = opened(keeper_client, members)
+    page = keeper_client.post(f"/chouettes/{chouette.pk}/close/", {}).content.decode()
+    assert hidden(page, "version") == "0"
+    keeper_client.post(f"/chouettes/{chouette.pk}/record/", {**BOX_WINS, "version": "0"})
+    stale = keeper_client.post(
+        f"/chouettes/{chouette.pk}/close/", confirmed_form(page), follow=True
+    )
+    assert "changed since you looked" in stale.content.decode()
+    assert not Transaction.objects.exists()
+    chouette.refresh_from_db()
+    assert chouette.status == "open"
+
+
+def test_who_may_not_act_is_refused_at_once_with_nothing_to_confirm(keeper_client, members):
+    chouette = opened(keeper_client, members)
+    client = Client()
+    client.login(username="erin", password=PASSWORD)
+    refused = client.post(f"/chouettes/{chouette.pk}/close/", {}, follow=True).content.decode()
+    assert "Only the chouette&#x27;s scorekeeper" in refused and "confirm" not in refused
+    assert not Transaction.objects.exists()
+
+
+def test_the_actions_that_post_money_or_cannot_be_undone_look_different(keeper_client, members):
+    chouette = opened(keeper_client, members)
+    page = keeper_client.get(f"/chouettes/{chouette.pk}/record/").content.decode()
+    zone = page[page.index('class="keeper-actions danger-zone"') :]
+    for action in ("undo", "leave", "close"):
+        form = re.search(rf'action="/chouettes/{chouette.pk}/{action}/".*?</form>', zone)
+        assert form is not None and 'class="danger"' in form.group(0), action
+    ordinary = re.search(rf'action="/chouettes/{chouette.pk}/join/".*?</form>', page)
+    assert ordinary is not None and "danger" not in ordinary.group(0)
+    assert page.index("/join/") < page.index("danger-zone")  # apart, above the zone
+
+
+def test_the_scorekeepers_page_follows_the_live_topic_outside_its_game_form(keeper_client, members):
+    chouette = opened(keeper_client, members)
+    page = keeper_client.get(f"/chouettes/{chouette.pk}/record/").content.decode()
+    assert "club/live_region.js" in page
+    region = keeper_client.get(f"/chouettes/{chouette.pk}/record/?live=region").content.decode()
+    assert region.startswith('<div class="keeper-live" data-live-region')
+    assert f'data-live-topic="chouette:{chouette.pk}" data-live-version="0"' in region
+    assert "<header" not in region and "record-game" not in region  # the taps stay put
+    assert "/close/" in region and 'class="scores"' in region
 
 
 # Each member's own board (online) ------------------------------------------------------
@@ -626,3 +777,61 @@ def test_the_open_chouette_form_s_checkboxes_come_before_their_labels(keeper_cli
             page,
         )
         assert found, name
+
+
+def test_an_online_chouette_s_scorekeeper_page_has_no_record_form(online_table, staff):
+    table = online_table()
+    page = table.page("bob", "record/")  # a seated player may keep the score
+    assert "record-game" not in page and 'name="winner"' not in page
+    assert "Record the game" not in page and "played on the server" in page
+    assert "/close/" in page and "/leave/" in page  # the session's own buttons stay
+    client = Client()
+    client.force_login(staff.user)  # the scorekeeper who opened it
+    refused = client.post(
+        f"/chouettes/{table.pk}/record/",
+        {**BOX_WINS, "version": str(table.chouette.version)},
+        follow=True,
+    )
+    assert "An online chouette&#x27;s games are played on the server." in refused.content.decode()
+    assert not ChouetteGame.objects.exists()
+
+
+def test_the_role_line_follows_the_rotation(online_table):
+    table = online_table()
+    table.play_until(captain_moving)
+    for path in ("?live=region", "record/?live=region"):
+        assert "Bob moves for the team" in table.page("carol", path), path
+    assert "Bob moves for the team" in table.page("carol", "play/board/")
+    game = table.play_until(lambda g: g["phase"] == "over")
+    seating = selectors.chouette_seating(chouette=table.chouette)
+    assert (seating.box, seating.captain) != ("alice", "bob")  # the game rotated the seats
+    shown = {name: name.title() for name in ("alice", "bob", "carol", "dave")}
+    for path in ("?live=region", "record/?live=region", "play/board/"):
+        page = table.page("carol", path)
+        assert "moves for the team" not in page, path
+        assert "The game is over" in page, path
+    region = table.page("carol", "record/?live=region")
+    box = re.search(
+        r'<div class="seat box"><span class="role">Box</span> <span class="name">(\w+)', region
+    )
+    captain = re.search(
+        r'<div class="seat captain"><span class="role">Captain</span> <span class="name">(\w+)',
+        region,
+    )
+    assert (box.group(1), captain.group(1)) == (shown[seating.box], shown[seating.captain])
+    assert game["number"] == 1
+
+
+def test_closing_or_leaving_while_an_online_game_is_on_is_refused_with_nothing_to_confirm(
+    online_table,
+):
+    table = online_table()
+    client = Client()
+    client.force_login(table.members["bob"].user)
+    for action, sent in (("close", {}), ("leave", {"player": "dave"})):
+        refused = client.post(f"/chouettes/{table.pk}/{action}/", sent, follow=True)
+        page = refused.content.decode()
+        assert "players join, leave or close between games" in page, action
+        assert 'name="confirm"' not in page, action
+    assert not Transaction.objects.exists()
+    assert table.chouette.status == "open"

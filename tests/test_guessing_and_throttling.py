@@ -182,8 +182,10 @@ def test_a_plain_member_cannot_lift_a_lock(api, make_player):
 
 
 @pytest.fixture
-def write_limit():
-    """The configured number of writes a user may send in its period."""
+def write_limit(monkeypatch):
+    """A write rate of 30 a minute (the suite's own is far above any test's bots, see
+    tests/settings.py): the number of writes a user may send in its period, and the period."""
+    monkeypatch.setitem(WriteRateThrottle.THROTTLE_RATES, "writes", "30/min")
     throttle = WriteRateThrottle()
     return throttle.num_requests, throttle.duration
 

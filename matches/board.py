@@ -491,6 +491,16 @@ def _dice(picture: Picture, home: Home) -> str:
     return "".join(parts)
 
 
+def checker_swatch(game_side: int) -> str:
+    """One checker of ``game_side``'s colour, drawn small beside its player's name: the
+    legend that ties a colour to a name (decorative: the name says it)."""
+    size = 2 * RADIUS + 4
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="swatch" viewBox="0 0 {size} {size}" '
+        f'aria-hidden="true">{_checker(size / 2, size / 2, game_side)}</svg>'
+    )
+
+
 def board_svg(
     picture: Picture, *, home: Home = "right", names: tuple[str, str] | None = None
 ) -> str:

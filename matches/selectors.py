@@ -16,7 +16,7 @@ from backgammon.notation import format_play
 from backgammon.position import Position
 from backgammon.tavli.board import TavliBoard
 from backgammon.tavli.record import export_match_record
-from club.models import Player, RatingKind
+from club.models import Player, RatingChange, RatingKind
 from matches import clocks
 from matches.board import landing_steps
 from matches.models import Action, Match, PlaySettings, Table
@@ -85,6 +85,15 @@ def players(match: Match) -> list[str]:
     if match.opponent is not None:
         names.append(match.opponent.username)
     return names
+
+
+def display_names(match: Match) -> list[str]:
+    """The players' display names (what the site shows), in ``players()``' order: the
+    API keeps usernames, the pages show these."""
+    shown = [match.creator.display_name]
+    if match.opponent is not None:
+        shown.append(match.opponent.display_name)
+    return shown
 
 
 # API.md's ``clock``: each player's seconds left (by username, None: no clock) and
@@ -192,6 +201,59 @@ def board_state(
         "steps": landing_steps(game) if my_turn and game is not None else {},
         "pending": pending or [],
         "play": "" if game is None else format_play(game.pending_steps),
+    }
+
+
+class RatingMove(TypedDict):
+    """One player's rating moved by a finished match's result (``club.RatingChange``)."""
+
+    name: str  # the display name
+    before: float
+    change: float
+    after: float
+
+
+class MatchSummary(TypedDict):
+    """A finished match at a glance: the final score, how it ended, the ratings moved."""
+
+    score: list[tuple[str, int]]  # (display name, points), the first player first
+    winner: str | None  # display names
+    loser: str | None
+    ended_by: str  # ``MatchResult.EndedBy``'s value ("" if none was recorded)
+    last_game: str | None  # how the last game ended: ``Result``'s value
+    rating_changes: list[RatingMove]
+    result_id: int | None
+
+
+def match_summary(match: Match) -> MatchSummary:
+    """The summary the finished match's page shows; the ratings' changes are those its
+    recorded result made (none for an unrated match)."""
+    shown = display_names(match)
+    state = match_state(match)
+    winner = loser = None
+    if match.winner_id is not None and len(shown) == 2:
+        side = 0 if match.winner_id == match.creator_id else 1
+        winner, loser = shown[side], shown[1 - side]
+    game = table_game(match.table)
+    changes: list[RatingMove] = []
+    if match.result_id is not None:
+        for row in RatingChange.objects.filter(result_id=match.result_id).select_related("player"):
+            changes.append(
+                {
+                    "name": row.player.display_name,
+                    "before": row.rating_before,
+                    "change": row.change,
+                    "after": row.rating_after,
+                }
+            )
+    return {
+        "score": [(name, state.score[side]) for side, name in enumerate(shown)],
+        "winner": winner,
+        "loser": loser,
+        "ended_by": str(match.ended_by),
+        "last_game": None if game is None or game.result is None else game.result.value,
+        "rating_changes": changes,
+        "result_id": match.result_id,
     }
 
 

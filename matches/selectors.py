@@ -3,15 +3,24 @@
 import datetime as dt
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from typing import NotRequired, TypedDict
+from typing import NamedTuple, NotRequired, TypedDict
 
 from django.db.models import Q, QuerySet
 
 from backgammon import dice as core_dice
-from backgammon.game import Game, GameOptions, Opening, Phase, action_from_dict
+from backgammon.game import (
+    Confirm,
+    Game,
+    GameOptions,
+    Move,
+    Opening,
+    Phase,
+    action_from_dict,
+)
 from backgammon.gnubg_ids import match_id, position_id
 from backgammon.match import MatchState, match_key
 from backgammon.matfile import MatchRecord, export_mat
+from backgammon.moves import Step
 from backgammon.notation import format_play
 from backgammon.position import Position
 from backgammon.tavli.board import TavliBoard
@@ -385,20 +394,52 @@ def _pips(board: object) -> tuple[int, int]:
     return own, other
 
 
-def replay_game(rows: Iterable[Action]) -> Game:
-    """The game a log's rows (its ``start`` row first) replay to, every rule checked."""
-    rows = list(rows)
-    start = rows[0]
+class LastPlay(NamedTuple):
+    """A play as the board marks it: the mover's side, its steps in the mover's
+    numbering, the dice it played."""
+
+    side: int
+    steps: tuple[Step, ...]
+    dice: tuple[int, ...]
+
+
+def _opening(start: Action) -> tuple[GameOptions, Opening]:
+    """A game's options and opening, from its log's ``start`` row."""
     if start.kind != Action.START:
         raise ValueError(f"game {start.game_number} does not begin with its opening")
     options = GameOptions.from_dict(start.payload["options"])
     rolls = [tuple(roll) for roll in start.payload["rolls"]]
     starter = start.payload.get("starter")
-    return Game.replay(
-        options,
-        Opening.from_rolls(rolls, options) if starter is None else Opening.winner_starts(starter),
-        [action_from_dict(row.payload) for row in rows[1:]],
+    opening = (
+        Opening.from_rolls(rolls, options) if starter is None else Opening.winner_starts(starter)
     )
+    return options, opening
+
+
+def replay_game(rows: Iterable[Action]) -> Game:
+    """The game a log's rows (its ``start`` row first) replay to, every rule checked."""
+    rows = list(rows)
+    options, opening = _opening(rows[0])
+    return Game.replay(options, opening, [action_from_dict(row.payload) for row in rows[1:]])
+
+
+def last_play(table: Table) -> LastPlay | None:
+    """The last whole play made in the game on the table, a play entered step by step
+    counted once confirmed; ``None`` before the game's first play. The log is replayed:
+    the stored game keeps no history."""
+    rows = list(Action.objects.filter(table=table, game_number=table.game_number).order_by("seq"))
+    if not rows:
+        return None
+    options, opening = _opening(rows[0])
+    game = Game.start(options, opening)
+    found = None
+    for row in rows[1:]:
+        action = action_from_dict(row.payload)
+        if isinstance(action, Move | Confirm) and game.dice is not None:
+            steps = action.steps if isinstance(action, Move) else game.pending_steps
+            found = LastPlay(game.on_roll, tuple(steps), tuple(game.dice))
+        game = game.apply(action)
+    return found
 
 
 def _games(table: Table) -> Iterator[list[Action]]:

@@ -302,7 +302,8 @@ def _table_context(match: Match, me: Player) -> TablePage:
     svg = ""
     if game is not None and len(names) == 2:
         home = _home(selectors.play_settings(player=me), info["number"] if info else 1)
-        picture = board.picture_for(game, view)
+        last = selectors.last_play(match.table)
+        picture = board.picture_for(game, view, last_play=last)
         svg = board.board_svg(picture, home=home, names=(shown[view], shown[1 - view]))
     state = selectors.board_state(
         version=detail["version"],

@@ -669,7 +669,7 @@ def _explain(
     player, opponent, dice_left = position.player, position.opponent, list(dice)
     pending = list(segments)
     while pending:
-        origin, destination = segment = _next_segment(pending)
+        origin, destination = segment = next_typed_segment(pending)
         pending.remove(segment)
         text = f"{_name(origin)}/{_name(destination)}"
         budget = max(1, len(dice_left) - len(pending))
@@ -708,7 +708,7 @@ def _explain(
     return IllegalPlay("these steps do not make a legal play", IllegalPlay.NOT_LEGAL)
 
 
-def _next_segment(pending: list[tuple[int, int]]) -> tuple[int, int]:
+def next_typed_segment(pending: list[tuple[int, int]]) -> tuple[int, int]:
     """The segment to replay next: from the bar if one is (a checker on the bar enters
     first), else the first typed whose origin is not where another pending segment lands
     (``18/13 24/18``: the 24/18 first)."""

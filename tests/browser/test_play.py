@@ -335,3 +335,24 @@ def test_a_typed_play_with_a_wrong_first_step_names_that_step(open_board, people
     page.get_by_role("button", name="Play it").click()
     page.locator("#play-error").wait_for(state="visible")
     assert page.locator("#play-error").inner_text().startswith(f"{first} takes the dice left")
+
+
+def test_the_finished_matchs_summary_arrives_without_a_reload(open_board, people):
+    """A match to 1 ended by a passed double: the doubler's page, drawn again live, shows
+    the final score, how it ended, both rating changes and the links."""
+    alice, bob = people["alice"], people["bob"]
+    match = start(alice, bob, length=1, rated=True)
+    match = play_on(match, alice, bob)
+    doubler = on_turn(match, alice, bob)
+    taker = bob if doubler == alice else alice
+    match = act(match, doubler, "double")
+    page = open_board(doubler.username, match)
+    match = act(match, taker, "pass")
+    summary = page.locator("#match-summary")
+    summary.wait_for(state="visible")
+    assert page.evaluate(NOT_RELOADED)
+    assert summary.locator(".result").inner_text() == f"{doubler.display_name} won the match."
+    assert "Final score:" in summary.locator(".final-score").inner_text()
+    assert "a double passed" in summary.locator(".how-it-ended").inner_text()
+    assert summary.locator(".rating-changes li").count() == 2
+    assert summary.locator('a[href$="export.mat"]').is_visible()

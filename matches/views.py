@@ -273,8 +273,9 @@ def _offer(game: Game | None, names: list[str]) -> str:
 def _how_it_ended(summary: selectors.MatchSummary) -> str:
     """How a finished match ended, in words: by time, a resignation, leaving, or played
     out (then how its last game ended)."""
-    loser = summary["loser"] or _("the loser")
-    ended_by = summary["ended_by"]
+    loser, ended_by = summary["loser"], summary["ended_by"]
+    if loser is None:  # a money session stopped level: played, nobody lost
+        ended_by = MatchResult.EndedBy.PLAYED
     if ended_by == MatchResult.EndedBy.TIMEOUT:
         return _("%(name)s lost on time.") % {"name": loser}
     if ended_by == MatchResult.EndedBy.RESIGNED:

@@ -130,7 +130,7 @@ def test_a_match_won_by_a_pass_shows_its_summary(logged_in, ann, ben, carol):
         ann_points = 1 if doubler == ann else 0
         assert (
             f"Final score: Ann Archer <strong>{ann_points}</strong> {DASH} "
-            f"Ben Bishop <strong>{1 - ann_points}</strong> (match to 1 point)"
+            f"Ben Bishop <strong>{1 - ann_points}</strong> (Match to 1 point)"
         ) in summary
         assert "Played to the end; the last game: a double passed." in summary
         for change in RatingChange.objects.filter(result_id=match.result_id):

@@ -662,13 +662,20 @@ def _too_few_dice(dice: tuple[int, ...], legal: list[Play], found: Ways) -> Ille
 def _explain(
     position: Position, dice: tuple[int, ...], segments: list[tuple[int, int]]
 ) -> IllegalPlay:
-    """Why the segments cannot be played at all: replay them from the highest origin down
-    (bar first, a checker's earlier leg before its later one) and report the first that
-    fails."""
+    """Why the segments cannot be played at all: replay them as typed (a checker from the
+    bar first, a checker's earlier leg before its later one) and report the first that
+    fails. A segment takes no more dice than leave one for each segment after it, so a
+    wrong first step (``13/9 8/7`` with 3-1) is named rather than the one after it."""
     player, opponent, dice_left = position.player, position.opponent, list(dice)
-    for origin, destination in sorted(segments, reverse=True):
+    pending = list(segments)
+    while pending:
+        origin, destination = segment = next_typed_segment(pending)
+        pending.remove(segment)
+        text = f"{_name(origin)}/{_name(destination)}"
+        budget = max(1, len(dice_left) - len(pending))
+        fitting = _orders(dice_left, origin, destination)
         problems = []
-        for order in _orders(dice_left, origin, destination):
+        for order in (order for order in fitting if len(order) <= budget):
             mine, theirs, point = player, opponent, origin
             for die in order:
                 problem = _step_problem(mine, theirs, point, die)
@@ -682,10 +689,15 @@ def _explain(
         else:
             if problems:
                 return _worst(problems)
-            text = f"{_name(origin)}/{_name(destination)}"
             if not dice_left:
                 return IllegalPlay(f"{text}: no dice left to play it", IllegalPlay.WRONG_DICE)
             left = " and ".join(map(str, dice_left))
+            if fitting:
+                rest = " ".join(f"{_name(o)}/{_name(d)}" for o, d in pending)
+                return IllegalPlay(
+                    f"{text} takes the dice left ({left}) and leaves none for {rest}",
+                    IllegalPlay.WRONG_DICE,
+                )
             return IllegalPlay(
                 f"{text}: the dice left ({left}) do not take a checker from there to there",
                 IllegalPlay.WRONG_DICE,
@@ -694,6 +706,20 @@ def _explain(
         for die in order:
             dice_left.remove(die)
     return IllegalPlay("these steps do not make a legal play", IllegalPlay.NOT_LEGAL)
+
+
+def next_typed_segment(pending: list[tuple[int, int]]) -> tuple[int, int]:
+    """The segment to replay next: from the bar if one is (a checker on the bar enters
+    first), else the first typed whose origin is not where another pending segment lands
+    (``18/13 24/18``: the 24/18 first)."""
+    for origin, destination in pending:
+        if origin == BAR_POINT:
+            return origin, destination
+    landings = [destination for _, destination in pending]
+    for segment in pending:
+        if segment[0] not in landings:
+            return segment
+    return pending[0]
 
 
 def _orders(dice: list[int], origin: int, destination: int) -> list[tuple[int, ...]]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from django.utils.html import escape
 from django.utils.translation import gettext as _
@@ -33,7 +33,7 @@ from django.utils.translation import ngettext
 
 from backgammon.errors import GameOver, IllegalPlay, NotYourTurn
 from backgammon.game import Game, Phase
-from backgammon.moves import dice_for_roll
+from backgammon.moves import BAR_POINT, Step, dice_for_roll
 from backgammon.position import BAR, Position
 from backgammon.tavli.board import OFF, TavliBoard, facing
 from backgammon.tavli.rules import TavliRules
@@ -71,6 +71,7 @@ COLOURS = {
     "side-1": "#2b2b2b",
     "ink-0": "#2b2b2b",
     "ink-1": "#f4efe6",
+    "last": "#ffd54a",  # the last play's marks
 }
 
 
@@ -95,6 +96,8 @@ class Picture:
     - ``dice``: each die of the roll with whether it is used (four for a double);
       ``dice_side`` the side that rolled them.
     - ``viewer``: the game's side the viewer sits on (it picks the colours).
+    - ``last_from``, ``last_to``: where the last play's checkers left and landed (25:
+      the bar, 0: the tray), marked on the board.
     """
 
     stacks: tuple[tuple[int, ...], ...]
@@ -106,6 +109,8 @@ class Picture:
     dice_side: int = ME
     cube: Cube | None = None
     viewer: int = 0
+    last_from: frozenset[int] = frozenset()
+    last_to: frozenset[int] = frozenset()
 
 
 def picture_from_position(position: Position, *, checkers: int = 15, viewer: int = 0) -> Picture:
@@ -153,10 +158,38 @@ def _tavli_pips(points: Sequence[int], outside: int) -> int:
     return sum(point * count for point, count in enumerate(points)) + 25 * outside
 
 
-def picture_for(game: Game, side: int) -> Picture:
+def last_play_marks(
+    steps: Sequence[Step], *, mover: int, viewer: int, same_direction: bool = False
+) -> tuple[frozenset[int], frozenset[int]]:
+    """Where a play's checkers left and where they landed, in the viewer's numbering: a
+    point a checker passed through (24/18 18/13: the 18) is neither."""
+
+    def seen(point: int) -> int:
+        if mover == viewer or point in (OFF, BAR_POINT):
+            return point
+        return facing(point, same_direction)
+
+    origins = {seen(step.origin) for step in steps}
+    landings = {seen(step.destination) for step in steps}
+    return frozenset(origins - landings), frozenset(landings - origins)
+
+
+class PlayMade(Protocol):
+    """A play already made (``matches.selectors.LastPlay``)."""
+
+    @property
+    def side(self) -> int: ...
+    @property
+    def steps(self) -> tuple[Step, ...]: ...
+    @property
+    def dice(self) -> tuple[int, ...]: ...
+
+
+def picture_for(game: Game, side: int, *, last_play: PlayMade | None = None) -> Picture:
     """What ``game`` shows from ``side``'s view: the board with the steps played and not
     yet confirmed (T3), the dice while they are being played, the cube (a match or a
-    money game: a chouette's cubes are drawn by its own page)."""
+    money game: a chouette's cubes are drawn by its own page); ``last_play`` marked
+    where it left and landed, and its dice, greyed, until the next roll."""
     board = game.position_for(side)
     rules = game.options.variant.rules
     if isinstance(board, TavliBoard):
@@ -173,6 +206,16 @@ def picture_for(game: Game, side: int) -> Picture:
             marked.append((die, used[die] > 0))
             used[die] -= 1
         dice = tuple(marked)
+    dice_side = game.on_roll
+    last_from = last_to = frozenset[int]()
+    if last_play is not None:
+        same_direction = rules is not None and rules.same_direction
+        last_from, last_to = last_play_marks(
+            last_play.steps, mover=last_play.side, viewer=side, same_direction=same_direction
+        )
+        if not dice:
+            dice = tuple((die, True) for die in last_play.dice)
+            dice_side = last_play.side
     cube = None
     if rules is None and len(game.contracts) == 1:
         contract = game.cube
@@ -186,9 +229,11 @@ def picture_for(game: Game, side: int) -> Picture:
         waiting=picture.waiting,
         pips=picture.pips,
         dice=dice,
-        dice_side=ME if game.on_roll == side else THEM,
+        dice_side=ME if dice_side == side else THEM,
         cube=cube,
         viewer=side,
+        last_from=last_from,
+        last_to=last_to,
     )
 
 
@@ -317,18 +362,41 @@ def _points(picture: Picture, home: Home, names: tuple[str, str]) -> list[str]:
         stack = picture.stacks[point - 1]
         hit_y = FIELD_TOP if top else FIELD_BOTTOM - HALF_H
         label_y = LABEL_H - 6 if top else HEIGHT - 6
+        corners = f"{x:g},{base:g} {x + POINT_W:g},{base:g} {cx:g},{tip:g}"
+        last = _last_mark(point, picture)
         parts.append(
-            f'<g class="point" data-point="{point}" data-mine="{stack.count(ME)}">'
+            f'<g class="point{last}" data-point="{point}" data-mine="{stack.count(ME)}">'
             f"<title>{escape(_point_title(point, stack, names))}</title>"
             f'<rect class="hit" x="{x:g}" y="{hit_y:g}" width="{POINT_W}" height="{HALF_H}" '
             f'fill="transparent"/>'
-            f'<polygon points="{x:g},{base:g} {x + POINT_W:g},{base:g} {cx:g},{tip:g}" '
-            f'fill="{colour}"/>'
+            f'<polygon points="{corners}" fill="{colour}"/>'
+            f"{_last_outline(last, corners)}"
             f"{_stack(stack, cx, top, picture)}"
             f'<text class="point-number" x="{cx:g}" y="{label_y:g}" text-anchor="middle" '
             f'font-size="13" fill="#f4efe6">{point}</text></g>'
         )
     return parts
+
+
+def _last_mark(point: int, picture: Picture) -> str:
+    """The classes marking ``point`` as where the last play left or landed."""
+    marks = ""
+    if point in picture.last_from:
+        marks += " last-from"
+    if point in picture.last_to:
+        marks += " last-to"
+    return marks
+
+
+def _last_outline(marks: str, corners: str) -> str:
+    """A point's outline for the last play: dashed where it left, solid where it landed."""
+    if not marks:
+        return ""
+    dashes = ' stroke-dasharray="6 4"' if "last-to" not in marks else ""
+    return (
+        f'<polygon class="last-mark" points="{corners}" fill="none" '
+        f'stroke="{COLOURS["last"]}" stroke-width="3"{dashes}/>'
+    )
 
 
 def _bar(picture: Picture, names: tuple[str, str]) -> str:
@@ -341,7 +409,8 @@ def _bar(picture: Picture, names: tuple[str, str]) -> str:
         "them": names[THEM],
     }
     parts = [
-        f'<g class="bar" data-point="25" data-mine="{picture.bar[ME]}">'
+        f'<g class="bar{_last_mark(BAR_POINT, picture)}" data-point="25" '
+        f'data-mine="{picture.bar[ME]}">'
         f"<title>{escape(title)}</title>"
         f'<rect class="hit" x="{x:g}" y="{FIELD_TOP}" width="{BAR_W}" '
         f'height="{FIELD_BOTTOM - FIELD_TOP}" fill="{COLOURS["frame"]}"/>'
@@ -368,7 +437,7 @@ def _trays(picture: Picture, home: Home, names: tuple[str, str]) -> str:
         "them": names[THEM],
     }
     parts = [
-        f'<g class="tray" data-point="0" data-mine="{picture.off[ME]}">'
+        f'<g class="tray{_last_mark(OFF, picture)}" data-point="0" data-mine="{picture.off[ME]}">'
         f"<title>{escape(title)}</title>"
         f'<rect class="hit" x="{x + 4:g}" y="{FIELD_BOTTOM - HALF_H}" width="{SIDE_W - 8}" '
         f'height="{HALF_H}" fill="{COLOURS["tray"]}"/>'
@@ -489,6 +558,16 @@ def _dice(picture: Picture, home: Home) -> str:
         parts.append("</g>")
     parts.append("</g>")
     return "".join(parts)
+
+
+def checker_swatch(game_side: int) -> str:
+    """One checker of ``game_side``'s colour, drawn small beside its player's name: the
+    legend that ties a colour to a name (decorative: the name says it)."""
+    size = 2 * RADIUS + 4
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="swatch" viewBox="0 0 {size} {size}" '
+        f'aria-hidden="true">{_checker(size / 2, size / 2, game_side)}</svg>'
+    )
 
 
 def board_svg(

@@ -3,21 +3,30 @@
 import datetime as dt
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from typing import NotRequired, TypedDict
+from typing import NamedTuple, NotRequired, TypedDict
 
 from django.db.models import OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from backgammon import dice as core_dice
-from backgammon.game import Game, GameOptions, Opening, Phase, action_from_dict
+from backgammon.game import (
+    Confirm,
+    Game,
+    GameOptions,
+    Move,
+    Opening,
+    Phase,
+    action_from_dict,
+)
 from backgammon.gnubg_ids import match_id, position_id
 from backgammon.match import MatchState, match_key
 from backgammon.matfile import MatchRecord, export_mat
+from backgammon.moves import Step
 from backgammon.notation import format_play
 from backgammon.position import Position
 from backgammon.tavli.board import TavliBoard
 from backgammon.tavli.record import export_match_record
-from club.models import Player, RatingKind
+from club.models import Player, RatingChange, RatingKind
 from matches import clocks
 from matches.board import landing_steps
 from matches.models import CLUB_LOBBY, Action, LobbyVersion, Match, PlaySettings, Table
@@ -99,6 +108,15 @@ def players(match: Match) -> list[str]:
     if match.opponent is not None:
         names.append(match.opponent.username)
     return names
+
+
+def display_names(match: Match) -> list[str]:
+    """The players' display names (what the site shows), in ``players()``' order: the
+    API keeps usernames, the pages show these."""
+    shown = [match.creator.display_name]
+    if match.opponent is not None:
+        shown.append(match.opponent.display_name)
+    return shown
 
 
 # API.md's ``clock``: each player's seconds left (by username, None: no clock) and
@@ -206,6 +224,59 @@ def board_state(
         "steps": landing_steps(game) if my_turn and game is not None else {},
         "pending": pending or [],
         "play": "" if game is None else format_play(game.pending_steps),
+    }
+
+
+class RatingMove(TypedDict):
+    """One player's rating moved by a finished match's result (``club.RatingChange``)."""
+
+    name: str  # the display name
+    before: float
+    change: float
+    after: float
+
+
+class MatchSummary(TypedDict):
+    """A finished match at a glance: the final score, how it ended, the ratings moved."""
+
+    score: list[tuple[str, int]]  # (display name, points), the first player first
+    winner: str | None  # display names
+    loser: str | None
+    ended_by: str  # ``MatchResult.EndedBy``'s value ("" if none was recorded)
+    last_game: str | None  # how the last game ended: ``Result``'s value
+    rating_changes: list[RatingMove]
+    result_id: int | None
+
+
+def match_summary(match: Match) -> MatchSummary:
+    """The summary the finished match's page shows; the ratings' changes are those its
+    recorded result made (none for an unrated match)."""
+    shown = display_names(match)
+    state = match_state(match)
+    winner = loser = None
+    if match.winner_id is not None and len(shown) == 2:
+        side = 0 if match.winner_id == match.creator_id else 1
+        winner, loser = shown[side], shown[1 - side]
+    game = table_game(match.table)
+    changes: list[RatingMove] = []
+    if match.result_id is not None:
+        for row in RatingChange.objects.filter(result_id=match.result_id).select_related("player"):
+            changes.append(
+                {
+                    "name": row.player.display_name,
+                    "before": row.rating_before,
+                    "change": row.change,
+                    "after": row.rating_after,
+                }
+            )
+    return {
+        "score": [(name, state.score[side]) for side, name in enumerate(shown)],
+        "winner": winner,
+        "loser": loser,
+        "ended_by": str(match.ended_by),
+        "last_game": None if game is None or game.result is None else game.result.value,
+        "rating_changes": changes,
+        "result_id": match.result_id,
     }
 
 
@@ -337,20 +408,52 @@ def _pips(board: object) -> tuple[int, int]:
     return own, other
 
 
-def replay_game(rows: Iterable[Action]) -> Game:
-    """The game a log's rows (its ``start`` row first) replay to, every rule checked."""
-    rows = list(rows)
-    start = rows[0]
+class LastPlay(NamedTuple):
+    """A play as the board marks it: the mover's side, its steps in the mover's
+    numbering, the dice it played."""
+
+    side: int
+    steps: tuple[Step, ...]
+    dice: tuple[int, ...]
+
+
+def _opening(start: Action) -> tuple[GameOptions, Opening]:
+    """A game's options and opening, from its log's ``start`` row."""
     if start.kind != Action.START:
         raise ValueError(f"game {start.game_number} does not begin with its opening")
     options = GameOptions.from_dict(start.payload["options"])
     rolls = [tuple(roll) for roll in start.payload["rolls"]]
     starter = start.payload.get("starter")
-    return Game.replay(
-        options,
-        Opening.from_rolls(rolls, options) if starter is None else Opening.winner_starts(starter),
-        [action_from_dict(row.payload) for row in rows[1:]],
+    opening = (
+        Opening.from_rolls(rolls, options) if starter is None else Opening.winner_starts(starter)
     )
+    return options, opening
+
+
+def replay_game(rows: Iterable[Action]) -> Game:
+    """The game a log's rows (its ``start`` row first) replay to, every rule checked."""
+    rows = list(rows)
+    options, opening = _opening(rows[0])
+    return Game.replay(options, opening, [action_from_dict(row.payload) for row in rows[1:]])
+
+
+def last_play(table: Table) -> LastPlay | None:
+    """The last whole play made in the game on the table, a play entered step by step
+    counted once confirmed; ``None`` before the game's first play. The log is replayed:
+    the stored game keeps no history."""
+    rows = list(Action.objects.filter(table=table, game_number=table.game_number).order_by("seq"))
+    if not rows:
+        return None
+    options, opening = _opening(rows[0])
+    game = Game.start(options, opening)
+    found = None
+    for row in rows[1:]:
+        action = action_from_dict(row.payload)
+        if isinstance(action, Move | Confirm) and game.dice is not None:
+            steps = action.steps if isinstance(action, Move) else game.pending_steps
+            found = LastPlay(game.on_roll, tuple(steps), tuple(game.dice))
+        game = game.apply(action)
+    return found
 
 
 def _games(table: Table) -> Iterator[list[Action]]:

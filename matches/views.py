@@ -22,9 +22,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from backgammon.dice import ALGORITHM
+from backgammon.game import Game, Phase
 from club import selectors as club_selectors
 from club.auth import member
-from club.models import Player
+from club.models import MatchResult, Player
 from matches import board, clocks, selectors, services
 from matches import live as match_live
 from matches.models import Match, PlaySettings
@@ -50,6 +51,17 @@ TAVLI_NAMES = {
 }
 assert list(TAVLI_NAMES) == list(services.TAVLI_ORDERS)
 TAVLI_PREFIX = "tavli:"
+# How a match's last game ended (``Result``'s values), for a finished match's summary.
+LAST_GAME_ENDINGS = {
+    "single": gettext_lazy("a single game"),
+    "gammon": gettext_lazy("a gammon"),
+    "backgammon": gettext_lazy("a backgammon"),
+    "passed": gettext_lazy("a double passed"),
+    "resigned": gettext_lazy("a resignation"),
+    "mother": gettext_lazy("a mother (the starting checker pinned)"),
+    "draw": gettext_lazy("a draw"),
+    "checkers": gettext_lazy("the checkers not borne off"),
+}
 GAME_CHOICES = [
     *GAME_NAMES.items(),
     *((TAVLI_PREFIX + order, name) for order, name in TAVLI_NAMES.items()),
@@ -225,6 +237,19 @@ def _home(settings: PlaySettings, game_number: int) -> board.Home:
     return home
 
 
+class Seat(TypedDict):
+    """One player at the board: the name the site shows, the colour of their checkers
+    (their game side's), their score and clock, whether they are on turn."""
+
+    username: str
+    name: str
+    side: int
+    score: int
+    left: float | str | None  # the clock's seconds left (None: no clock)
+    on_turn: bool
+    swatch: SafeString
+
+
 class TablePage(TypedDict):
     """What the board page and its fragment draw (templates/matches/_table.html)."""
 
@@ -236,6 +261,12 @@ class TablePage(TypedDict):
     watching: bool
     my_turn: bool
     opponent: str | None
+    names: list[str]  # the display names, the first player first
+    seats: list[Seat]
+    turn_name: str  # the display name of the side on turn ("" when nobody is)
+    offer: str  # the double waiting for an answer, in words ("" when none waits)
+    summary: selectors.MatchSummary | None  # a finished match's
+    how_it_ended: str
     can_confirm: bool
     can_double: bool
     beavers: bool
@@ -244,8 +275,36 @@ class TablePage(TypedDict):
     doubles: range
     state: selectors.BoardState
     api: str
-    clocks: list[tuple[str, float | str | None]]
     fragment_url: NotRequired[str]  # the page's, not the fragment's
+
+
+def _offer(game: Game | None, names: list[str]) -> str:
+    """The double waiting for an answer, the value the cube goes to on a take (a beaver
+    already doubled it once: C5)."""
+    if game is None or game.phase is not Phase.TAKE_OR_PASS or game.cube.pending is None:
+        return ""
+    words = {"name": names[game.cube.pending], "value": game.cube.value * 2}
+    if game.cube.beavered:
+        return _("%(name)s beavers to %(value)d.") % words
+    return _("%(name)s doubles to %(value)d.") % words
+
+
+def _how_it_ended(summary: selectors.MatchSummary) -> str:
+    """How a finished match ended, in words: by time, a resignation, leaving, or played
+    out (then how its last game ended)."""
+    loser, ended_by = summary["loser"], summary["ended_by"]
+    if loser is None:  # a money session stopped level: played, nobody lost
+        ended_by = MatchResult.EndedBy.PLAYED
+    if ended_by == MatchResult.EndedBy.TIMEOUT:
+        return _("%(name)s lost on time.") % {"name": loser}
+    if ended_by == MatchResult.EndedBy.RESIGNED:
+        return _("%(name)s resigned.") % {"name": loser}
+    if ended_by == MatchResult.EndedBy.ABANDONED:
+        return _("%(name)s left the match.") % {"name": loser}
+    last = LAST_GAME_ENDINGS.get(summary["last_game"] or "")
+    if last is None:
+        return _("Played to the end.")
+    return _("Played to the end; the last game: %(how)s.") % {"how": last}
 
 
 def _table_context(match: Match, me: Player) -> TablePage:
@@ -253,16 +312,19 @@ def _table_context(match: Match, me: Player) -> TablePage:
     player's), and the state its script reads."""
     detail = selectors.match_detail(match)
     names = detail["players"]
+    shown = selectors.display_names(match)
     side = names.index(me.username) if me.username in names else None
     view = side or 0
     game = selectors.table_game(match.table)
     info = detail["game"]
     my_turn = side is not None and info is not None and info["turn"] == me.username
+    turn = None if game is None or len(names) < 2 else game.turn
     svg = ""
     if game is not None and len(names) == 2:
         home = _home(selectors.play_settings(player=me), info["number"] if info else 1)
-        picture = board.picture_for(game, view)
-        svg = board.board_svg(picture, home=home, names=(names[view], names[1 - view]))
+        last = selectors.last_play(match.table)
+        picture = board.picture_for(game, view, last_play=last)
+        svg = board.board_svg(picture, home=home, names=(shown[view], shown[1 - view]))
     state = selectors.board_state(
         version=detail["version"],
         topic=detail["topic"],
@@ -270,6 +332,20 @@ def _table_context(match: Match, me: Player) -> TablePage:
         turn_no=info["turn_no"] if info else None,
         my_turn=my_turn,
     )
+    seats: list[Seat] = [
+        {
+            "username": username,
+            "name": shown[index],
+            "side": index,
+            "score": detail["score"][username],
+            "left": detail["clock"].get(username),
+            "on_turn": turn == index,
+            "swatch": mark_safe(board.checker_swatch(index)),  # no text in it
+        }
+        for index, username in enumerate(names)
+    ]
+    finished = match.status == Match.Status.FINISHED
+    summary = selectors.match_summary(match) if finished else None
     return {
         "match": match,
         "detail": detail,
@@ -278,7 +354,13 @@ def _table_context(match: Match, me: Player) -> TablePage:
         "side": side,
         "watching": side is None,
         "my_turn": my_turn,
-        "opponent": None if side is None or len(names) < 2 else names[1 - side],
+        "opponent": None if side is None or len(names) < 2 else shown[1 - side],
+        "names": shown,
+        "seats": seats,
+        "turn_name": "" if turn is None else shown[turn],
+        "offer": _offer(game, shown) if len(names) == 2 else "",
+        "summary": summary,
+        "how_it_ended": "" if summary is None else _how_it_ended(summary),
         "can_confirm": my_turn and game is not None and board.can_confirm(game),
         # The server's own rule (C1, C2, P2; no cube in the tavli games, TV1).
         "can_double": my_turn and info is not None and info["can_double"],
@@ -288,7 +370,6 @@ def _table_context(match: Match, me: Player) -> TablePage:
         "doubles": range(1, 7),
         "state": state,
         "api": f"/api/matches/{match.pk}/",
-        "clocks": [(name, detail["clock"].get(name)) for name in names],
     }
 
 

@@ -33,7 +33,7 @@ from itertools import permutations
 from typing import NamedTuple
 
 from backgammon.errors import IllegalPlay, InvalidDice
-from backgammon.moves import BAR_POINT, OFF, Step
+from backgammon.moves import BAR_POINT, OFF, Step, next_typed_segment
 from backgammon.tavli.board import POINTS, Side, TavliBoard
 from backgammon.tavli.rules import (
     BAR_SLOT,
@@ -953,12 +953,19 @@ def _not_allowed(
 def _explain(
     rules: TavliRules, board: TavliBoard, dice: tuple[int, ...], segments: list[tuple[int, int]]
 ) -> IllegalPlay:
-    """Why the segments cannot be played at all: play them from the highest origin down
-    and report the first step that fails, with its rule."""
+    """Why the segments cannot be played at all: replay them as typed
+    (``moves.next_typed_segment``), each taking no more dice than leave one for every
+    segment after it, and report the first step that fails, with its rule."""
     current, dice_left = board, list(dice)
-    for origin, destination in sorted(segments, reverse=True):
+    pending = list(segments)
+    while pending:
+        origin, destination = segment = next_typed_segment(pending)
+        pending.remove(segment)
+        text = f"{_name(origin)}/{_name(destination)}"
+        budget = max(1, len(dice_left) - len(pending))
+        fitting = _orders(dice_left, origin, destination)
         problems: list[IllegalPlay] = []
-        for order in _orders(dice_left, origin, destination):
+        for order in (order for order in fitting if len(order) <= budget):
             stepped, point = current, origin
             for die in order:
                 problem = step_problem(rules, stepped, point, die)
@@ -972,10 +979,15 @@ def _explain(
         else:
             if problems:
                 return problems[0]
+            left = " and ".join(map(str, dice_left)) or "none"
+            if fitting and pending:
+                rest = " ".join(f"{_name(o)}/{_name(d)}" for o, d in pending)
+                return IllegalPlay(
+                    f"{text} takes the dice left ({left}) and leaves none for {rest}",
+                    IllegalPlay.WRONG_DICE,
+                )
             return IllegalPlay(
-                f"{_name(origin)}/{_name(destination)}: the dice left "
-                f"({' and '.join(map(str, dice_left)) or 'none'}) do not take a checker from "
-                "there to there",
+                f"{text}: the dice left ({left}) do not take a checker from there to there",
                 IllegalPlay.WRONG_DICE,
             )
         current = stepped

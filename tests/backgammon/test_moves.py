@@ -18,7 +18,7 @@ from backgammon.moves import (
     legal_plays,
     legal_plays_for_dice,
 )
-from backgammon.notation import format_play
+from backgammon.notation import format_play, play_from_text
 from backgammon.position import Position
 from backgammon.variants import START
 
@@ -553,3 +553,25 @@ def test_legal_plays_for_dice_plays_what_remains_of_a_turn():
     for bad in ((), (6, 5, 5), (1, 2, 3, 4, 5), (0,)):
         with pytest.raises(InvalidDice):
             legal_plays_for_dice(START, bad)
+
+
+def test_m1_a_typed_plays_error_names_its_first_wrong_step():
+    """M1: 13/9 with 3-1 plays both dice as one checker's move, but the play typed has a
+    step after it: the 13/9 is what is wrong, not the 8/7 left without a die."""
+    error = reason(START, (3, 1), [(13, 9), (8, 7)])
+    assert error.reason == IllegalPlay.WRONG_DICE
+    assert str(error) == "13/9 takes the dice left (3 and 1) and leaves none for 8/7"
+    error = reason(START, (6, 1), [(13, 6), (8, 7)])
+    assert str(error) == "13/6 takes the dice left (6 and 1) and leaves none for 8/7"
+    # The steps are replayed as typed: 8/2 takes the 6, then 24/13 has only the 5.
+    error = reason(START, (6, 5), [(8, 2), (24, 13)])
+    assert str(error) == "24/13: the dice left (5) do not take a checker from there to there"
+    # A checker's later leg typed first still waits for its earlier one (24/18 18/13).
+    error = reason(START, (6, 5), [(18, 13), (24, 18), (6, 1)])
+    assert str(error) == "6/1: no dice left to play it"
+
+
+def test_m1_the_typed_text_names_the_first_wrong_step():
+    """The same through the notation the board's play box sends."""
+    with pytest.raises(IllegalPlay, match=r"^13/9 takes the dice left \(3 and 1\)"):
+        play_from_text(START, (3, 1), "13/9 8/7")

@@ -442,3 +442,12 @@ def test_ad6_exact_numbers_option_for_bearing_off():
     assert texts(exact, board, (6, 5)) == set()
     assert texts(exact, board, (3, 1)) == {"3/off 2/1"}
     assert texts(ACEY_DEUCEY, board, (3, 1)) == {"3/off 2/1", "3/off"}  # 3/2 2/off: "3/off"
+
+
+def test_po1_m1_a_typed_plays_error_names_its_first_wrong_step():
+    """PO1 (backgammon's movement, M1): 13/9 with 3-1 takes both dice, leaving none for
+    the 8/7 typed after it: the 13/9 is named, as in backgammon."""
+    with pytest.raises(IllegalPlay) as caught:
+        check_play(PORTES, PORTES.start_board(), (3, 1), [(13, 9), (8, 7)])
+    assert caught.value.reason == IllegalPlay.WRONG_DICE
+    assert str(caught.value) == "13/9 takes the dice left (3 and 1) and leaves none for 8/7"

@@ -277,3 +277,82 @@ def test_a_refused_action_says_why_and_changes_nothing(open_board, people):
     page.locator("#play-error").wait_for(state="visible")
     assert page.locator("#play-error").inner_text()
     assert state_of(page)["version"] == before
+
+
+def test_the_board_says_whose_turn_and_marks_the_last_play_as_it_arrives(open_board, people):
+    """Issue 22: the page drawn again when the other side moves says "Your turn." to the
+    player now on turn only, marks the play just made (where it left, where it landed)
+    with its dice greyed, and ties each name to a checker of its colour."""
+    alice, bob = people["alice"], people["bob"]
+    match = start(alice, bob)
+    first = on_turn(match, alice, bob)
+    second = bob if first == alice else alice
+    mover, other = open_board(first.username, match), open_board(second.username, match)
+    assert mover.locator(".your-turn").is_visible() and other.locator(".your-turn").count() == 0
+    assert other.locator(".waiting").inner_text() == f"Waiting for {first.display_name}."
+    for page in (mover, other):
+        for side, player in enumerate((alice, bob)):
+            row = page.locator(f'.scoreboard [data-player="{player.username}"]')
+            assert row.locator(".name").inner_text().startswith(player.display_name)
+            assert row.locator(f"svg.swatch circle.side-{side}").is_visible()
+    assert other.locator("svg.board .last-from").count() == 0
+    match = play_on(match, alice, bob)
+    version = selectors.match_detail(match)["version"]
+    seen_within([mover, other], version, 5.0)
+    other.locator(".your-turn").wait_for(state="visible")
+    assert mover.locator(".your-turn").count() == 0
+    for page in (mover, other):
+        assert page.locator("svg.board .last-from").count() >= 1
+        assert page.locator("svg.board .last-to").count() >= 1
+        assert page.locator("svg.board .die.used").count() == 2
+
+
+def test_a_double_arrives_saying_the_value_the_cube_goes_to(open_board, people):
+    alice, bob = people["alice"], people["bob"]
+    match = start(alice, bob)
+    match = play_on(match, alice, bob)  # the opening play; the other side may double
+    doubler = on_turn(match, alice, bob)
+    taker = bob if doubler == alice else alice
+    pages = {player: open_board(player.username, match) for player in (doubler, taker)}
+    before = state_of(pages[doubler])["version"]
+    pages[doubler].get_by_role("button", name="Double").click()
+    acted(pages[doubler], before)
+    offer = pages[taker].locator(".offer")
+    offer.wait_for(state="visible")
+    assert offer.inner_text() == f"{doubler.display_name} doubles to 2. Take or pass?"
+    assert pages[taker].get_by_role("button", name="Take").is_visible()
+    assert pages[doubler].locator(".offer").inner_text() == f"{doubler.display_name} doubles to 2."
+
+
+def test_a_typed_play_with_a_wrong_first_step_names_that_step(open_board, people):
+    """M1: both dice typed as one step, then another step: the error names the first."""
+    alice, bob = people["alice"], people["bob"]
+    match = start(alice, bob)
+    page = open_board(on_turn(match, alice, bob).username, match)
+    high, low = sorted(game_of(match)["dice"], reverse=True)
+    first = f"13/{13 - high - low}"
+    page.get_by_label("Play", exact=True).fill(f"{first} 6/5")
+    page.get_by_role("button", name="Play it").click()
+    page.locator("#play-error").wait_for(state="visible")
+    assert page.locator("#play-error").inner_text().startswith(f"{first} takes the dice left")
+
+
+def test_the_finished_matchs_summary_arrives_without_a_reload(open_board, people):
+    """A match to 1 ended by a passed double: the doubler's page, drawn again live, shows
+    the final score, how it ended, both rating changes and the links."""
+    alice, bob = people["alice"], people["bob"]
+    match = start(alice, bob, length=1, rated=True)
+    match = play_on(match, alice, bob)
+    doubler = on_turn(match, alice, bob)
+    taker = bob if doubler == alice else alice
+    match = act(match, doubler, "double")
+    page = open_board(doubler.username, match)
+    match = act(match, taker, "pass")
+    summary = page.locator("#match-summary")
+    summary.wait_for(state="visible")
+    assert page.evaluate(NOT_RELOADED)
+    assert summary.locator(".result").inner_text() == f"{doubler.display_name} won the match."
+    assert "Final score:" in summary.locator(".final-score").inner_text()
+    assert "a double passed" in summary.locator(".how-it-ended").inner_text()
+    assert summary.locator(".rating-changes li").count() == 2
+    assert summary.locator('a[href$="export.mat"]').is_visible()

@@ -15,12 +15,15 @@ def free_port() -> int:
 
 def runclub_environment(var_dir: Path) -> dict[str, str]:
     """The environment ``make run`` gives ``manage.py runclub`` (the real settings, DEBUG
-    on, no secret key), its files under ``var_dir``."""
+    on, no secret key), its files under ``var_dir``; its analysis queue of its own, which
+    the analyses other tests leave in a shared broker (CI's Redis) do not fill, so its
+    analysis worker rests until work comes, as on a club's first start."""
     env = {
         **os.environ,
         "DEBUG": "1",
         "VAR_DIR": str(var_dir),
         "DJANGO_SETTINGS_MODULE": "config.settings",
+        "ANALYSIS_QUEUE": f"analysis-{var_dir.name}",
     }
     env.pop("SECRET_KEY", None)
     return env

@@ -21,7 +21,7 @@ import bgbot_cpp
 from bgsage import can_double_match
 from bgsage.weights import default_weights
 
-from analysis.marks import CLOSE_CUBE, PR_SCALE, Kind, Mark, mark_for
+from analysis.marks import CLOSE_CUBE, ErrorRates, Kind, Mark, mark_for
 from backgammon.cube import CubeContract, Holder
 from backgammon.game import (
     Action,
@@ -82,7 +82,7 @@ class Decision:
 
 
 @dataclass(frozen=True)
-class Figures:
+class Figures(ErrorRates):
     """One player's figures over a list of decisions (docs/analysis.md)."""
 
     checker_decisions: int
@@ -90,27 +90,6 @@ class Figures:
     checker_loss: float
     cube_loss: float
     blunders: int
-
-    @property
-    def decisions(self) -> int:
-        return self.checker_decisions + self.cube_decisions
-
-    @property
-    def pr(self) -> float | None:
-        return _rate(self.checker_loss + self.cube_loss, self.decisions)
-
-    @property
-    def checker_pr(self) -> float | None:
-        return _rate(self.checker_loss, self.checker_decisions)
-
-    @property
-    def cube_pr(self) -> float | None:
-        return _rate(self.cube_loss, self.cube_decisions)
-
-
-def _rate(loss: float, decisions: int) -> float | None:
-    """PR: 500 times the equity lost per counted decision; none without a decision."""
-    return PR_SCALE * loss / decisions if decisions else None
 
 
 def figures(decisions: Sequence[Decision], side: int, holder: Holder | None = None) -> Figures:

@@ -36,3 +36,35 @@ def mark_for(loss: float) -> Mark:
     if loss >= DOUBTFUL:
         return Mark.DOUBTFUL
     return Mark.NONE
+
+
+def error_rate(loss: float, decisions: int) -> float | None:
+    """PR: 500 times the equity lost per counted decision; none without a decision."""
+    return PR_SCALE * loss / decisions if decisions else None
+
+
+class ErrorRates:
+    """A player's PRs from their counted decisions and the equity they lost, checker and
+    cube apart (docs/analysis.md); the figures of one analysis and those summed over a
+    session's both read them so."""
+
+    checker_decisions: int
+    cube_decisions: int
+    checker_loss: float
+    cube_loss: float
+
+    @property
+    def decisions(self) -> int:
+        return self.checker_decisions + self.cube_decisions
+
+    @property
+    def pr(self) -> float | None:
+        return error_rate(self.checker_loss + self.cube_loss, self.decisions)
+
+    @property
+    def checker_pr(self) -> float | None:
+        return error_rate(self.checker_loss, self.checker_decisions)
+
+    @property
+    def cube_pr(self) -> float | None:
+        return error_rate(self.cube_loss, self.cube_decisions)

@@ -12,7 +12,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from analysis.marks import PR_SCALE, Kind
+from analysis.marks import ErrorRates, Kind, error_rate
 from analysis.models import Decision, ImportedMatch, MatchAnalysis, PlayerFigures
 from backgammon.game import Double, Game, Move, NoMove, Phase, Roll
 from backgammon.matfile import MatchRecord, import_mat
@@ -267,7 +267,7 @@ def _figures_detail(p: PlayerFigures | Summed) -> FiguresBody:
 
 
 @dataclass
-class Summed:
+class Summed(ErrorRates):
     """One player's figures over several analyses (a chouette session's games)."""
 
     username: str
@@ -283,26 +283,6 @@ class Summed:
         self.checker_loss += figures.checker_loss
         self.cube_loss += figures.cube_loss
         self.blunders += figures.blunders
-
-    @property
-    def decisions(self) -> int:
-        return self.checker_decisions + self.cube_decisions
-
-    @property
-    def pr(self) -> float | None:
-        return _rate(self.checker_loss + self.cube_loss, self.decisions)
-
-    @property
-    def checker_pr(self) -> float | None:
-        return _rate(self.checker_loss, self.checker_decisions)
-
-    @property
-    def cube_pr(self) -> float | None:
-        return _rate(self.cube_loss, self.cube_decisions)
-
-
-def _rate(loss: float, decisions: int) -> float | None:
-    return PR_SCALE * loss / decisions if decisions else None
 
 
 def chouette_analyses(*, chouette_id: int) -> list[MatchAnalysis]:
@@ -438,9 +418,9 @@ def pr_table(*, kind: GameKind = GameKind.ALL) -> list[PrRow]:
             player=players[row["player"]],
             games=row["games"],
             decisions=row["checker"] + row["cube"],
-            pr=_rate(row["checker_lost"] + row["cube_lost"], row["checker"] + row["cube"]),
-            checker_pr=_rate(row["checker_lost"], row["checker"]),
-            cube_pr=_rate(row["cube_lost"], row["cube"]),
+            pr=error_rate(row["checker_lost"] + row["cube_lost"], row["checker"] + row["cube"]),
+            checker_pr=error_rate(row["checker_lost"], row["checker"]),
+            cube_pr=error_rate(row["cube_lost"], row["cube"]),
             blunders=row["blunder_count"],
         )
         for row in sums

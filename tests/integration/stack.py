@@ -332,9 +332,13 @@ def table_of(match: dict[str, Any]) -> int:
 
 
 def logged_actions(match: dict[str, Any]) -> list[tuple[str, str]]:
-    """The members' actions in the match's log, in order: ``(actor, kind)``."""
-    rows = Action.objects.filter(table_id=table_of(match), actor__isnull=False).order_by(
-        "game_number", "seq"
+    """The members' actions in the match's log, in order: ``(actor, kind)``. A roll that
+    cannot be played is followed by its ``no_move`` (E2, written with the roll, not sent
+    by the member): left out, as the members' answers know nothing of it."""
+    rows = (
+        Action.objects.filter(table_id=table_of(match), actor__isnull=False)
+        .exclude(kind="no_move")
+        .order_by("game_number", "seq")
     )
     return list(rows.values_list("actor__user__username", "kind"))
 

@@ -196,6 +196,15 @@ def test_the_web_server_reads_request_lines_up_to_gunicorns_largest():
     assert web[web.index("--limit-request-line") + 1] == "8190"
 
 
+def test_the_web_server_keeps_connections_alive_beyond_its_threads():
+    """gthread keeps alive only the connections above its threads (worker_connections
+    minus threads): with 1,024 threads and the default 1,000 it kept none, closed every
+    connection after one request and warned so at every start."""
+    web = service_commands("127.0.0.1:8000")["web"]
+    threads = int(web[web.index("--threads") + 1])
+    assert int(web[web.index("--worker-connections") + 1]) >= 2 * threads
+
+
 def test_the_demo_club_loads_quietly_on_the_embedded_defaults(tmp_path):
     """What `make demo` prints is the demo's own lines: no library warning (kombu once
     warned of a missing broker host on every connection)."""

@@ -28,7 +28,9 @@ def service_commands(bind: str, *, beat_apart: bool = False) -> dict[str, list[s
 
     - ``web``: gunicorn, one process of 1,024 threads (``WEB_CONCURRENCY`` processes when
       set): threads, not processes, hold the live channel's waiting requests
-      (docs/live.md);
+      (docs/live.md); 2,048 connections, so that 1,024 more than the threads stay open
+      between a page's requests (keep-alive: with no more connections than threads,
+      gunicorn keeps none and warns at every start);
     - ``worker``: the timeouts at their deadlines, the sweeps and the tournaments' tasks,
       on 8 threads (a timeout mostly waits on the database; each thread reserves one task
       at a time, so a timeout never waits behind another task), with beat on a thread of
@@ -43,7 +45,8 @@ def service_commands(bind: str, *, beat_apart: bool = False) -> dict[str, list[s
     commands = {
         "web": [
             python, "-m", "gunicorn", "config.wsgi", "--bind", bind,
-            "--worker-class", "gthread", "--threads", "1024", "--limit-request-line", "8190",
+            "--worker-class", "gthread", "--threads", "1024", "--worker-connections", "2048",
+            "--limit-request-line", "8190",
         ],
         "worker": [
             python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",

@@ -1,7 +1,9 @@
 """Processes as /proc shows them, for the tests of what the service starts and stops,
 and a port for them to serve on."""
 
+import contextlib
 import os
+import signal
 import socket
 from pathlib import Path
 
@@ -73,3 +75,15 @@ def command_line(pid: int) -> list[str]:
             return [arg.decode() for arg in cmdline.read().split(b"\0") if arg]
     except OSError:
         return []
+
+
+def supervised_tree(supervisor: int) -> set[int]:
+    """A supervisor and every process of its children's groups (a worker's pool too)."""
+    return {supervisor}.union(*(in_group(child) for child in children_of(supervisor)))
+
+
+def tree_kill(supervisor: int) -> None:
+    """``kill -9`` a supervisor and all it started: a failed test leaves nothing running."""
+    for pid in supervised_tree(supervisor):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)

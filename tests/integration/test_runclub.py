@@ -9,7 +9,7 @@ import urllib.request
 import pytest
 from django.conf import settings
 
-from tests.processes import alive, children_of, free_port, runclub_environment
+from tests.processes import alive, children_of, free_port, runclub_environment, tree_kill
 from tests.waiting import wait_until
 
 
@@ -44,4 +44,4 @@ def test_runclub_serves_with_stdin_closed_and_sigterm_stops_everything(tmp_path)
         assert wait_until(lambda: not [pid for pid in children if alive(pid)])
     finally:
         if supervisor.poll() is None:
-            supervisor.kill()
+            tree_kill(supervisor.pid)

@@ -3,7 +3,6 @@ parent that started it gone, hangups ignored as ``nohup`` asks), it restarts a c
 killed with ``kill -9`` while the web server keeps answering, ``/healthz`` naming the
 child while it is down; SIGTERM stops every process of the tree."""
 
-import contextlib
 import json
 import os
 import signal
@@ -21,8 +20,9 @@ from tests.processes import (
     children_of,
     command_line,
     free_port,
-    in_group,
     runclub_environment,
+    supervised_tree,
+    tree_kill,
 )
 from tests.waiting import PATIENCE, wait_until
 from web.supervision import STATUS_FILE
@@ -59,11 +59,6 @@ def _started(port: int) -> bool:
 def _workers(supervisor: int) -> set[int]:
     """The supervisor's Celery workers with the clocks (one, or none while it is down)."""
     return {pid for pid in children_of(supervisor) if "worker@%h" in command_line(pid)}
-
-
-def _tree(supervisor: int) -> set[int]:
-    """The supervisor and every process of its children's groups."""
-    return {supervisor}.union(*(in_group(child) for child in children_of(supervisor)))
 
 
 @pytest.mark.integration
@@ -109,14 +104,12 @@ def test_runclub_detached_restarts_a_killed_child_and_sigterm_stops_everything(t
         assert len(_workers(supervisor) - killed) == 1
         assert alive(supervisor)
 
-        tree = _tree(supervisor)
+        tree = supervised_tree(supervisor)
         os.kill(supervisor, signal.SIGTERM)
         assert wait_until(lambda: not [pid for pid in tree if alive(pid)])
     finally:
         if alive(supervisor):
-            for pid in _tree(supervisor):
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
+            tree_kill(supervisor)
     printed = log.read_text()
     assert "worker ended (signal SIGKILL) after " in printed
     assert "restarting it in 1 s." in printed

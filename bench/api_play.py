@@ -111,6 +111,9 @@ def service_env(
         "CELERY_BROKER_URL": f"{REDIS}/{broker}",
         "CELERY_RESULT_BACKEND": f"{REDIS}/{results}",
         "CACHE_URL": f"{REDIS}/{CACHE_DB}",
+        # gunicorn's processes as docker-compose.yml gives them (runclub's one process is the
+        # embedded default's footprint; one process's GIL is one core for the whole web).
+        "WEB_CONCURRENCY": "2",
         # The throughput part's bots act as fast as the server answers (about 26 writes a
         # second each here): far past any player's pace, so the per-user write throttle
         # (300 a minute, config/settings.py) is raised for them, not switched off.

@@ -22,7 +22,7 @@ Everything is in the mover's own numbering: points 1..24, 25 = bar, 0 = off.
 from __future__ import annotations
 
 from bisect import bisect_right, insort
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 from types import MemberDescriptorType
@@ -667,12 +667,8 @@ def _explain(
     fails. A segment takes no more dice than leave one for each segment after it, so a
     wrong first step (``13/9 8/7`` with 3-1) is named rather than the one after it."""
     player, opponent, dice_left = position.player, position.opponent, list(dice)
-    pending = list(segments)
-    while pending:
-        origin, destination = segment = next_typed_segment(pending)
-        pending.remove(segment)
+    for (origin, destination), budget, pending in typed_segments(segments, dice_left):
         text = f"{_name(origin)}/{_name(destination)}"
-        budget = max(1, len(dice_left) - len(pending))
         fitting = _orders(dice_left, origin, destination)
         problems = []
         for order in (order for order in fitting if len(order) <= budget):
@@ -706,6 +702,19 @@ def _explain(
         for die in order:
             dice_left.remove(die)
     return IllegalPlay("these steps do not make a legal play", IllegalPlay.NOT_LEGAL)
+
+
+def typed_segments(
+    segments: Sequence[tuple[int, int]], dice_left: list[int]
+) -> Iterator[tuple[tuple[int, int], int, list[tuple[int, int]]]]:
+    """The segments of a typed play in the order they are replayed (``next_typed_segment``),
+    each with the most dice it may take (one left for every segment after it, counted
+    from ``dice_left`` as the caller spends them) and the segments still to come."""
+    pending = list(segments)
+    while pending:
+        segment = next_typed_segment(pending)
+        pending.remove(segment)
+        yield segment, max(1, len(dice_left) - len(pending)), pending
 
 
 def next_typed_segment(pending: list[tuple[int, int]]) -> tuple[int, int]:

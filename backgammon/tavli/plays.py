@@ -33,7 +33,7 @@ from itertools import permutations
 from typing import NamedTuple
 
 from backgammon.errors import IllegalPlay, InvalidDice
-from backgammon.moves import BAR_POINT, OFF, Step, next_typed_segment
+from backgammon.moves import BAR_POINT, OFF, Step, typed_segments
 from backgammon.tavli.board import POINTS, Side, TavliBoard
 from backgammon.tavli.rules import (
     BAR_SLOT,
@@ -954,15 +954,11 @@ def _explain(
     rules: TavliRules, board: TavliBoard, dice: tuple[int, ...], segments: list[tuple[int, int]]
 ) -> IllegalPlay:
     """Why the segments cannot be played at all: replay them as typed
-    (``moves.next_typed_segment``), each taking no more dice than leave one for every
+    (``moves.typed_segments``), each taking no more dice than leave one for every
     segment after it, and report the first step that fails, with its rule."""
     current, dice_left = board, list(dice)
-    pending = list(segments)
-    while pending:
-        origin, destination = segment = next_typed_segment(pending)
-        pending.remove(segment)
+    for (origin, destination), budget, pending in typed_segments(segments, dice_left):
         text = f"{_name(origin)}/{_name(destination)}"
-        budget = max(1, len(dice_left) - len(pending))
         fitting = _orders(dice_left, origin, destination)
         problems: list[IllegalPlay] = []
         for order in (order for order in fitting if len(order) <= budget):

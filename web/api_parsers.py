@@ -29,6 +29,11 @@ def _deeper_than(data: Any, limit: int) -> bool:
     return bool(level)
 
 
+def body_too_large(limit: int) -> BodyTooLarge:
+    """The 413 of a body over ``limit`` bytes, whatever its media type."""
+    return BodyTooLarge(_("The request body is larger than %(limit)d bytes.") % {"limit": limit})
+
+
 class JSONParser(parsers.JSONParser):
     """DRF's JSON parser within limits: a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes
     is a 413 (``too_large``, read no further), one nesting lists or objects more than
@@ -43,9 +48,7 @@ class JSONParser(parsers.JSONParser):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         body = stream.read(limit + 1)
         if len(body) > limit:
-            raise BodyTooLarge(
-                _("The request body is larger than %(limit)d bytes.") % {"limit": limit}
-            )
+            raise body_too_large(limit)
         too_deep = exceptions.ParseError(
             _("lists and objects nest more than %(limit)d levels.") % {"limit": MAX_JSON_DEPTH}
         )
@@ -77,9 +80,7 @@ class MultiPartParser(parsers.MultiPartParser):
         except ValueError:
             declared = 0
         if declared > limit:
-            raise BodyTooLarge(
-                _("The request body is larger than %(limit)d bytes.") % {"limit": limit}
-            )
+            raise body_too_large(limit)
         try:
             return super().parse(stream, media_type, parser_context)
         except exceptions.ParseError as error:

@@ -497,24 +497,16 @@ def page_fetch(client: play.Client, path: str) -> int | None:
 
 def screen_client(username: str, token: str, record: play.Record) -> play.Client:
     """A big screen: a member signed in with a session cookie (the page is not for tokens)."""
-    from importlib import import_module
-
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.models import User
     from django.db import connection
 
-    user = User.objects.get(username=username)
-    store = import_module(settings.SESSION_ENGINE).SessionStore()
-    store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    store.create()
+    key = play.session_key_for(User.objects.get(username=username))
     # This runs in a pool's thread: its connection goes back to the pool, not away with it.
     connection.close()
     client = play.Client(username, token, record)
     del client.session.headers["Authorization"]
-    client.session.cookies.set(settings.SESSION_COOKIE_NAME, store.session_key)
+    client.session.cookies.set(settings.SESSION_COOKIE_NAME, key)
     return client
 
 

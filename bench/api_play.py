@@ -300,6 +300,33 @@ def players_create(run: str, count: int) -> list[tuple[str, str]]:
 # Measuring --------------------------------------------------------------------------------
 
 
+def session_key_for(user: Any) -> str:
+    """A session signed in for ``user``, made in the database as logging in would (the
+    password hasher would cost a second a login): its key, for the session cookie. The
+    backend named in it is the first that can load a user, as Django's test client picks
+    it (the guessing guard, first in the list, only refuses)."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        load_backend,
+    )
+
+    backend = next(
+        path for path in settings.AUTHENTICATION_BACKENDS if hasattr(load_backend(path), "get_user")
+    )
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = backend
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    key: str = store.session_key
+    return key
+
+
 @dataclass
 class Record:
     """What one part measured: latencies per kind, errors, queries per (kind, turn)."""

@@ -38,6 +38,9 @@ import requests
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench import api_play as play  # noqa: E402  (the path above first): signed-in sessions
+
 VERSION = re.compile(r'"version": (\d+)')
 
 
@@ -97,19 +100,11 @@ class Run:
 
 
 def session_for(base: str, user: object) -> requests.Session:
-    """A logged-in session for ``user``, made in the database (as logging in would; the
-    password hasher would cost a second a login)."""
+    """A logged-in session for ``user`` (``api_play.session_key_for``)."""
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
 
-    store = SessionStore()
-    store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    store.save()
     session = requests.Session()
-    session.cookies.set(settings.SESSION_COOKIE_NAME, store.session_key)
+    session.cookies.set(settings.SESSION_COOKIE_NAME, play.session_key_for(user))
     return session
 
 

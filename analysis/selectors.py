@@ -525,10 +525,8 @@ def chouette_review(analysis: MatchAnalysis, detail: AnalysisBody) -> ReviewGame
     assert analysis.game_number is not None  # a chouette game's analysis has its number
     box, *line = analysis.seats
     sides = {box: 0, **{name: 1 for name in line}}
-    rows = Action.objects.filter(
-        table_id=analysis.table_id, game_number=analysis.game_number
-    ).order_by("seq")
-    game = matches_selectors.replay_game(rows)
+    game = analysed_match(analysis).chouette_game
+    assert game is not None  # a chouette game's analysis replays its game
     (reviewed,) = review_games([game], detail, sides, (box, _("the team")))
     return {"number": analysis.game_number, "steps": reviewed["steps"]}
 
@@ -569,6 +567,7 @@ def analysis_of_match(match: Match) -> MatchAnalysis | None:
 def _chouette_id(analysis: MatchAnalysis) -> int | None:
     """The chouette of a chouette game's analysis, through its table (the relation's
     name: this app never imports the chouettes')."""
+    assert analysis.table_id is not None  # a chouette game's analysis has its table
     return Table.objects.filter(pk=analysis.table_id).values_list("chouette__pk", flat=True).first()
 
 

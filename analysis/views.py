@@ -178,7 +178,7 @@ class MatchImportForm(forms.Form):
 
     def clean_file(self) -> str:
         """The file's text, within the size the club takes."""
-        upload: UploadedFile = self.cleaned_data["file"]
+        upload: UploadedFile[bytes] = self.cleaned_data["file"]
         limit = settings.ANALYSIS_IMPORT_MAX_BYTES
         if upload.size is not None and upload.size > limit:
             raise forms.ValidationError(

@@ -4,8 +4,10 @@
 // (data-fragment) and swaps it in; once done (the fresh region has no topic) it stops.
 // A region can come later, or come again, with the board's fragment (the match that has
 // just ended: static/matches/play.js swaps the table in): each region in the page is
-// followed, and the stream of one taken out of the page is closed. "Analyse again" posts
-// to the analysis API (a player of the match, the API says who may) and redraws.
+// followed, and the stream of one taken out of the page is closed. A region inside
+// data-reload-when-done (a review page waiting for its analysis) reloads the page once
+// done: the decisions are there to review. "Analyse again" posts to the analysis API (a
+// player of the match, the API says who may) and redraws.
 (function () {
   "use strict";
   const streams = new Map(); // region element -> its stream
@@ -53,6 +55,7 @@
       if (!streams.has(region)) follow(region);
     } else {
       delete region.dataset.liveTopic;
+      if (region.closest("[data-reload-when-done]")) window.location.reload();
     }
   }
 

@@ -96,19 +96,23 @@ def test_a_failed_analysis_is_asked_for_again_from_the_match_page(page, finished
     assert analysis.status == "queued" and analysis.error == ""
 
 
-def test_an_imported_matchs_review_steps_with_the_keyboard(page, make_player, monkeypatch):
+def test_an_imported_matchs_review_comes_when_done_and_steps_with_the_keyboard(
+    page, make_player, monkeypatch
+):
     monkeypatch.setattr(services, "_send", lambda analysis_id: None)
     alice, _bob = make_player("alice"), make_player("bob")
     record = play_match(Engine(0), (Player("alice", human), Player("bob", human)), 3, seed=4)
     imported = services.imported_match_create(user=alice.user, text=export_mat(record))
     analysis = MatchAnalysis.objects.get(imported=imported)
-    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "done"
-    count = analysis.decisions.count()
     log_in(page, "bob")
     page.goto(f"/play/imported/{imported.pk}/review/")
+    expect(page.locator("[data-analysis-region]")).to_contain_text("Analysis queued")
+    # Done while the page is open: it shows the decisions by itself.
+    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "done"
+    count = analysis.decisions.count()
     position = page.locator(".review-position")
+    expect(position).to_have_text(f"1 / {count}", timeout=LIVE)
     visible = page.locator("#review .decision:visible")
-    expect(position).to_have_text(f"1 / {count}")
     first = visible.locator("dd.played").inner_text()
     page.keyboard.press("ArrowRight")
     expect(position).to_have_text(f"2 / {count}")

@@ -19,6 +19,7 @@ from analysis.marks import ErrorRates, Kind, error_rate
 from analysis.models import Decision, ImportedMatch, MatchAnalysis, PlayerFigures
 from backgammon.game import Double, Game, Move, NoMove, Phase, Roll
 from backgammon.matfile import MatchRecord, import_mat
+from backgammon.variants import STANDARD
 from club.models import Player
 from matches import board
 from matches import selectors as matches_selectors
@@ -598,6 +599,8 @@ def progress_shown(
         match = analysis.match
         assert match is not None
         plays = player_id is not None and player_id in (match.creator_id, match.opponent_id)
+        # Another game than backgammon fails again whoever asks (the engine's one game).
+        plays = plays and matches_selectors.match_state(match).options.variant == STANDARD
     elif analysis.imported_id is not None:
         ask_url, plays = "", False
     else:

@@ -181,3 +181,15 @@ def test_a_match_without_analysis_has_no_region(client, alice, analysis):
     client.force_login(alice.user)
     html = client.get(f"/play/{analysis.match_id}/").content.decode()
     assert "data-analysis-region" not in html
+
+
+def test_a_match_of_another_game_is_not_offered_again(client, alice, bob, monkeypatch):
+    """The engine judges backgammon alone: a nackgammon match's analysis fails, and
+    asking again would fail again."""
+    monkeypatch.setattr(services, "_send", lambda analysis_id: None)
+    match = play_on(start(alice, bob, length=1, options={"variant": "nackgammon"}))
+    services.analysis_queue(match_id=match.pk)
+    analysis = MatchAnalysis.objects.get(match=match)
+    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "failed"
+    html = region(client, alice.user, analysis)
+    assert "Only standard backgammon" in html and "Analyse again" not in html

@@ -537,9 +537,10 @@ def chouette_review(analysis: MatchAnalysis, detail: AnalysisBody) -> ReviewGame
 
 @dataclass(frozen=True)
 class ShownFigures:
-    """One player's figures in the progress region: ``mine`` for the reader's own."""
+    """One player's figures in the progress region: ``name`` as the site shows it (a
+    member's display name, a guest's name in the file), ``mine`` for the reader's own."""
 
-    username: str
+    name: str
     mine: bool
     pr: float | None
     blunders: int
@@ -590,8 +591,13 @@ def progress_shown(
     player_id = getattr(getattr(user, "player", None), "pk", None)
     done = analysis.status == MatchAnalysis.Status.DONE
     figures = [
-        ShownFigures(f.username, f.player_id == player_id is not None, f.pr, f.blunders)
-        for f in (analysis.players.all() if done else [])
+        ShownFigures(
+            f.username if f.player is None else f.player.display_name,
+            f.player_id == player_id is not None,
+            f.pr,
+            f.blunders,
+        )
+        for f in (analysis.players.select_related("player") if done else [])
     ]
     review_url = analysis_review_url(analysis)
     if analysis.match_id is not None:

@@ -140,11 +140,11 @@ def test_a_done_analysis_gives_each_players_figures_and_the_review(
     MatchAnalysis.objects.filter(pk=analysis.pk).update(status="done", progress=1.0)
     html = region(client, alice.user, analysis)
     assert "Analysis done:" in html and "your PR 5.2" in html and "1 blunder<" in html
-    assert "bob's PR 12.1" in html and "3 blunders" in html
+    assert "Bob's PR 12.1" in html and "3 blunders" in html
     assert f'href="/play/{analysis.match_id}/review/"' in html
     assert "data-live-topic" not in html  # done: nothing more to follow
     watched = region(client, carol.user, analysis)
-    assert "your PR" not in watched and "alice's PR 5.2" in watched
+    assert "your PR" not in watched and "Alice's PR 5.2" in watched
 
 
 def test_a_failed_analysis_says_why_and_a_player_may_ask_again(client, alice, carol, analysis):

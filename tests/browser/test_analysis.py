@@ -75,7 +75,7 @@ def test_the_match_page_follows_the_analysis_to_its_end(page, finished, screensh
     screenshot("analysis-running")
     assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "done"
     expect(region).to_contain_text("Analysis done: your PR", timeout=LIVE)
-    expect(region).to_contain_text("bob's PR")
+    expect(region).to_contain_text("Bob's PR")
     screenshot("analysis-done")
     region.get_by_role("link", name="Review").click()
     expect(page).to_have_url(f"{page.url.split('/play/')[0]}/play/{finished.pk}/review/")

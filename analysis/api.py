@@ -139,16 +139,11 @@ class ImportedMatchOutput(serializers.Serializer[selectors.ImportedBody]):
 
 
 def _mat_text(upload: Any) -> str:
-    """The uploaded file's text, within the size limit: UTF-8, else Latin-1 (eXtreme
-    Gammon's older exports), in which every byte is a character."""
+    """The uploaded file's text, within the size limit (``services.mat_text``)."""
     limit = settings.ANALYSIS_IMPORT_MAX_BYTES
     if upload.size > limit:
         raise BodyTooLarge(_("A .mat file is at most %(limit)d bytes.") % {"limit": limit})
-    content = upload.read()
-    try:
-        return str(content.decode("utf-8-sig"))
-    except UnicodeDecodeError:
-        return str(content.decode("latin-1"))
+    return services.mat_text(upload.read())
 
 
 class MatchImportView(APIView):

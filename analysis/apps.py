@@ -25,7 +25,10 @@ class AnalysisConfig(AppConfig):
     verbose_name = _("Analysis")
 
     def ready(self) -> None:
+        from analysis import live
         from matches import signals
+
+        live.register()
 
         signals.match_finished.connect(match_finished, dispatch_uid="analysis.match_finished")
         signals.table_game_finished.connect(

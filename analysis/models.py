@@ -121,6 +121,9 @@ class MatchAnalysis(models.Model):
     # the hard time limit) is counted, so the second start is the last (docs/analysis.md).
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     error = models.TextField(_("error"), blank=True)
+    # The live channel's version of ``analysis:<id>`` (analysis/live.py): moved with every
+    # change of status or progress, in the same statement.
+    version = models.BigIntegerField(_("version"), default=0)
     queued_at = models.DateTimeField(_("queued"))
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)

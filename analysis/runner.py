@@ -43,12 +43,13 @@ def analysis_run(*, analysis_id: int, plies: int) -> str:
         analysis.attempts += 1
         analysis.started_at = timezone.now()
         analysis.progress = 0.0
-        analysis.save(update_fields=["status", "attempts", "started_at", "progress"])
+        analysis.version = services.NEXT_VERSION
+        analysis.save(update_fields=["status", "attempts", "started_at", "progress", "version"])
         analysed = selectors.analysed_match(analysis)
 
     def progress(done: int, total: int) -> None:
         # Short of 1 until the numbers are stored.
-        MatchAnalysis.objects.filter(pk=analysis_id).update(progress=0.99 * done / total)
+        services.analysis_progress_set(analysis_id=analysis_id, progress=0.99 * done / total)
 
     try:
         games = _judge(engine_at(plies), analysed, progress)
@@ -117,6 +118,7 @@ def _store(
         analysis.plies = plies
         analysis.error = ""
         analysis.finished_at = timezone.now()
+        analysis.version = services.NEXT_VERSION
         analysis.save()
 
 

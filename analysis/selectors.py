@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
 from django.db.models import Count, Q, QuerySet, Sum
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from analysis import live as analysis_live
 from analysis.marks import ErrorRates, Kind, error_rate
 from analysis.models import Decision, ImportedMatch, MatchAnalysis, PlayerFigures
 from backgammon.game import Double, Game, Move, NoMove, Phase, Roll
 from backgammon.matfile import MatchRecord, import_mat
+from backgammon.variants import STANDARD
 from club.models import Player
 from matches import board
 from matches import selectors as matches_selectors
-from matches.models import Action, Match
+from matches.models import Action, Match, Table
 from web.errors import NotFound
 
 
@@ -381,7 +385,8 @@ def _figures_of_kind(kind: GameKind) -> QuerySet[PlayerFigures]:
 def pr_history(*, player: Player, kind: GameKind = GameKind.ALL) -> list[PlayerFigures]:
     """The player's figures in each match or chouette game analysed, of ``kind``, in the
     order the club got them (the analysis' queueing)."""
-    return list(_figures_of_kind(kind).filter(player=player).order_by("analysis_id", "place"))
+    found = _figures_of_kind(kind).filter(player=player).select_related("analysis")
+    return list(found.order_by("analysis_id", "place"))
 
 
 @dataclass(frozen=True)
@@ -469,22 +474,150 @@ class ReviewGame(TypedDict):
     steps: list[ReviewStep]
 
 
-def review_games(match: Match, detail: AnalysisBody) -> list[ReviewGame]:
-    """Each game of a match's analysis (``analysis_detail``) with, for every decision,
-    the board from its decider's side as it stood then."""
-    names = matches_selectors.players(match)
+def review_games(
+    games: Sequence[Game], detail: AnalysisBody, sides: Mapping[str, int], labels: Sequence[str]
+) -> list[ReviewGame]:
+    """Each game of an analysis (``analysis_detail``) with, for every decision, the board
+    from its decider's side as it stood then: ``games`` the games replayed, ``sides`` the
+    side of each name a decision gives (a chouette: the box 0, every member 1),
+    ``labels`` the names the board shows for each side."""
     shown: list[ReviewGame] = []
-    for game, analysed in zip(matches_selectors.match_games(match), detail["games"], strict=False):
+    for game, analysed in zip(games, detail["games"], strict=False):
         states = _states_by_roll(game)
         steps = []
         for decision in analysed["decisions"]:
             answer = decision["played"] in ("take", "pass", "beaver")
             kind = "answer" if answer else decision["kind"]
-            state = states[(kind, decision["move_number"])]
-            side = names.index(decision["player"]) if decision["player"] in names else 0
+            number = decision["move_number"]
+            # A chouette's answers are judged on the board before the turn, as its doubles.
+            state = states.get((kind, number)) or states[("cube", number)]
+            side = sides.get(decision["player"], 0)
             picture = board.picture_for(state, side)
-            svg = board.board_svg(picture, names=(names[side], names[1 - side]))
+            names = (decision["player"] or labels[side], labels[1 - side])
+            svg = board.board_svg(picture, names=names)
             dice = state.dice if decision["kind"] == Kind.CHECKER else None
             steps.append(ReviewStep(decision, svg, dice))
         shown.append({"number": analysed["number"], "steps": steps})
     return shown
+
+
+def match_review(match: Match, detail: AnalysisBody) -> list[ReviewGame]:
+    """The review of a match played on the server: its games replayed from the log."""
+    names = matches_selectors.players(match)
+    sides = {name: side for side, name in enumerate(names)}
+    return review_games(matches_selectors.match_games(match), detail, sides, names)
+
+
+def imported_review(imported: ImportedMatch, detail: AnalysisBody) -> list[ReviewGame]:
+    """The review of an imported match: its games replayed from the stored file."""
+    names = [
+        _seat(side, 0, name, player).username
+        for side, (name, player) in enumerate(
+            ((imported.name_1, imported.player_1), (imported.name_2, imported.player_2))
+        )
+    ]
+    sides = {name: side for side, name in enumerate(names)}
+    return review_games(import_mat(imported.text).games, detail, sides, names)
+
+
+def chouette_review(analysis: MatchAnalysis, detail: AnalysisBody) -> ReviewGame:
+    """The review of one chouette game: the game replayed from its table's log, the box
+    on one side and the member who decided on the other."""
+    assert analysis.game_number is not None  # a chouette game's analysis has its number
+    box, *line = analysis.seats
+    sides = {box: 0, **{name: 1 for name in line}}
+    game = analysed_match(analysis).chouette_game
+    assert game is not None  # a chouette game's analysis replays its game
+    (reviewed,) = review_games([game], detail, sides, (box, _("the team")))
+    return {"number": analysis.game_number, "steps": reviewed["steps"]}
+
+
+# An analysis' progress, shown live -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShownFigures:
+    """One player's figures in the progress region: ``name`` as the site shows it (a
+    member's display name, a guest's name in the file), ``mine`` for the reader's own."""
+
+    name: str
+    mine: bool
+    pr: float | None
+    blunders: int
+
+
+@dataclass(frozen=True)
+class ProgressShown:
+    """What the progress region of an analysis shows its reader (analysis/_progress.html):
+    the status, the progress in percent, each player's PR once done, why it failed, the
+    review's address, and ``may_ask_again``: the reader is a player of a failed one's
+    match or chouette (an imported match is not asked for again yet)."""
+
+    analysis: MatchAnalysis
+    topic: str | None  # None once done: nothing more to follow
+    percent: int
+    figures: list[ShownFigures]
+    review_url: str
+    may_ask_again: bool
+    ask_url: str
+
+
+def analysis_of_match(match: Match) -> MatchAnalysis | None:
+    return MatchAnalysis.objects.filter(match=match).first()
+
+
+def _chouette_id(analysis: MatchAnalysis) -> int | None:
+    """The chouette of a chouette game's analysis, through its table (the relation's
+    name: this app never imports the chouettes')."""
+    assert analysis.table_id is not None  # a chouette game's analysis has its table
+    return Table.objects.filter(pk=analysis.table_id).values_list("chouette__pk", flat=True).first()
+
+
+def analysis_review_url(analysis: MatchAnalysis) -> str:
+    """The review page of what ``analysis`` analysed (a chouette game: its place in the
+    chouette's review)."""
+    if analysis.match_id is not None:
+        return reverse("match-review", args=[analysis.match_id])
+    if analysis.imported_id is not None:
+        return reverse("imported-review", args=[analysis.imported_id])
+    chouette = reverse("chouette-review", args=[_chouette_id(analysis)])
+    return f"{chouette}#game-{analysis.game_number}"
+
+
+def progress_shown(
+    analysis: MatchAnalysis, user: AbstractBaseUser | AnonymousUser
+) -> ProgressShown:
+    """The progress region of ``analysis`` as ``user`` reads it."""
+    player_id = getattr(getattr(user, "player", None), "pk", None)
+    done = analysis.status == MatchAnalysis.Status.DONE
+    figures = [
+        ShownFigures(
+            f.username if f.player is None else f.player.display_name,
+            f.player_id == player_id is not None,
+            f.pr,
+            f.blunders,
+        )
+        for f in (analysis.players.select_related("player") if done else [])
+    ]
+    review_url = analysis_review_url(analysis)
+    if analysis.match_id is not None:
+        ask_url = reverse("api-match-analysis", args=[analysis.match_id])
+        match = analysis.match
+        assert match is not None
+        plays = player_id is not None and player_id in (match.creator_id, match.opponent_id)
+        # Another game than backgammon fails again whoever asks (the engine's one game).
+        plays = plays and matches_selectors.match_state(match).options.variant == STANDARD
+    elif analysis.imported_id is not None:
+        ask_url, plays = "", False
+    else:
+        ask_url = reverse("api-chouette-analysis", args=[_chouette_id(analysis)])
+        plays = user.is_authenticated and user.get_username() in analysis.seats
+    return ProgressShown(
+        analysis=analysis,
+        topic=None if done else analysis_live.analysis_topic(analysis),
+        percent=round(100 * analysis.progress),
+        figures=figures,
+        review_url=review_url,
+        may_ask_again=analysis.status == MatchAnalysis.Status.FAILED and plays and bool(ask_url),
+        ask_url=ask_url,
+    )

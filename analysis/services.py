@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -33,6 +34,8 @@ MAX_NAME = 150
 # A run found still running this long after its start died with its process (a crash,
 # the hard time limit); the sweep gives it its second start or fails it.
 STALE_AFTER_LIMIT = 30
+# Every write of an analysis' status or progress moves its live version (analysis/live.py).
+NEXT_VERSION = F("version") + 1
 
 
 def analysis_request(*, match_id: int, user: User) -> MatchAnalysis:
@@ -84,7 +87,8 @@ def analysis_retry_or_fail(*, analysis_id: int, message: str) -> bool:
             analysis_fail(analysis_id=analysis_id, message=message)
             return False
         analysis.status = MatchAnalysis.Status.QUEUED
-        analysis.save(update_fields=["status"])
+        analysis.version = NEXT_VERSION
+        analysis.save(update_fields=["status", "version"])
         transaction.on_commit(lambda: _send(analysis_id), robust=True)
         return True
 
@@ -92,8 +96,24 @@ def analysis_retry_or_fail(*, analysis_id: int, message: str) -> bool:
 def analysis_fail(*, analysis_id: int, message: str) -> None:
     """The analysis failed for good, saying why (shown as ``error``)."""
     MatchAnalysis.objects.filter(pk=analysis_id).update(
-        status=MatchAnalysis.Status.FAILED, error=message, finished_at=timezone.now()
+        status=MatchAnalysis.Status.FAILED,
+        error=message,
+        finished_at=timezone.now(),
+        version=NEXT_VERSION,
     )
+
+
+def analysis_progress_set(*, analysis_id: int, progress: float) -> bool:
+    """A running analysis has gone ``progress`` of the way (0 to 1): store it and move
+    its live version, so the pages that show it update by themselves (analysis/live.py).
+    A late report, from a run no longer running (failed by the sweep, done), changes
+    nothing: False."""
+    if not 0.0 <= progress <= 1.0:
+        raise ValueError(f"progress is from 0 to 1, not {progress}")
+    moved = MatchAnalysis.objects.filter(
+        pk=analysis_id, status=MatchAnalysis.Status.RUNNING
+    ).update(progress=progress, version=NEXT_VERSION)
+    return bool(moved)
 
 
 def _locked_match(match_id: int) -> Match:
@@ -150,6 +170,15 @@ def imported_match_create(
         )
         _queue_new(MatchAnalysis(imported=imported))
     return imported
+
+
+def mat_text(content: bytes) -> str:
+    """A ``.mat`` file's text: UTF-8, else Latin-1 (eXtreme Gammon's older exports), in
+    which every byte is a character."""
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return content.decode("latin-1")
 
 
 def _record_of(text: str) -> MatchRecord:
@@ -252,7 +281,12 @@ def _queue_new(analysis: MatchAnalysis) -> MatchAnalysis:
     analysis.attempts = 0
     analysis.error = ""
     analysis.queued_at = timezone.now()
-    analysis.save()
+    if analysis.pk is None:
+        analysis.save()
+    else:  # queued again: the pages that follow it show it
+        analysis.version = NEXT_VERSION
+        analysis.save()
+        analysis.refresh_from_db(fields=["version"])
     analysis_id = analysis.pk
     transaction.on_commit(lambda: _send(analysis_id), robust=True)
     return analysis

@@ -14,6 +14,7 @@ from backgammon.game import (
     Game,
     GameOptions,
     Move,
+    NoMove,
     Opening,
     Phase,
     action_from_dict,
@@ -449,6 +450,8 @@ def last_play(table: Table) -> LastPlay | None:
     found = None
     for row in rows[1:]:
         action = action_from_dict(row.payload)
+        if isinstance(action, NoMove):  # the record of a roll that could not be played
+            continue
         if isinstance(action, Move | Confirm) and game.dice is not None:
             steps = action.steps if isinstance(action, Move) else game.pending_steps
             found = LastPlay(game.on_roll, tuple(steps), tuple(game.dice))

@@ -150,6 +150,7 @@ def page_paths(values: dict[str, int]) -> list[str]:
         ("tournaments/", "tournament"),
         ("api/tournaments/", "tournament"),
         ("api/results/", "result"),
+        ("analysis/", "match"),  # an analysis' progress: a 404 with the club's rows
     ]
     paths = []
     for route in _route_paths(get_resolver().url_patterns):

@@ -1,6 +1,7 @@
-"""The analysis' parts of the club's pages (the club app's pages cannot call the
-analysis app, which stands above it): a player's PR history chart and the club's PR
-table, each with its filter by game kind (``?pr_kind=``)."""
+"""The analysis' parts of the club's and the matches' pages (neither app can call the
+analysis app, which stands above them): a player's PR history chart and the club's PR
+table, each with its filter by game kind (``?pr_kind=``); a finished match's analysis
+progress."""
 
 from typing import TypedDict
 
@@ -11,10 +12,14 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from analysis import selectors
+from analysis.models import PlayerFigures
 from club.charts import line_chart_svg
 from club.models import Player
+from matches.models import Match
 
 register = template.Library()
+# The player's latest games analysed listed under the PR chart, each linked to its review.
+RECENT_REVIEWS = 10
 
 
 class KindLink(TypedDict):
@@ -25,9 +30,17 @@ class KindLink(TypedDict):
     on: bool
 
 
+class ReviewedGame(TypedDict):
+    """One of a player's games analysed, linked to its review."""
+
+    figures: PlayerFigures
+    url: str
+
+
 class PrChartContext(TypedDict):
     chart: SafeString
     links: list[KindLink]
+    reviews: list[ReviewedGame]
 
 
 class PrTableContext(TypedDict):
@@ -61,7 +74,11 @@ def pr_chart(context: Context, shown: Player) -> PrChartContext:
         empty=_("Fewer than two games analysed yet"),
         first=1,
     )
-    return {"chart": mark_safe(chart), "links": links}  # every label escaped
+    reviews: list[ReviewedGame] = [
+        {"figures": f, "url": selectors.analysis_review_url(f.analysis)}
+        for f in reversed(history[-RECENT_REVIEWS:])
+    ]
+    return {"chart": mark_safe(chart), "links": links, "reviews": reviews}  # labels escaped
 
 
 @register.inclusion_tag("analysis/_pr_table.html", takes_context=True)
@@ -69,3 +86,13 @@ def pr_table(context: Context) -> PrTableContext:
     """The club's players by PR over every game analysed of the kind asked for."""
     kind, links = _kinds(context)
     return {"rows": selectors.pr_table(kind=kind), "links": links}
+
+
+@register.inclusion_tag("analysis/_progress.html", takes_context=True)
+def analysis_progress(context: Context, match: Match) -> dict[str, selectors.ProgressShown | None]:
+    """A finished match's analysis as it advances (the match page's summary), followed
+    live by static/analysis/progress.js; nothing for a match with no analysis."""
+    analysis = selectors.analysis_of_match(match)
+    if analysis is None:
+        return {"shown": None}
+    return {"shown": selectors.progress_shown(analysis, context["request"].user)}

@@ -59,7 +59,7 @@ def test_a_match_not_analysed_says_so(client, alice, finished):
 
 
 def test_a_queued_analysis_says_so(client, alice, finished):
-    assert "The analysis is not ready: queued." in review(client, alice.user, finished)
+    assert "Analysis queued" in review(client, alice.user, finished)
 
 
 def test_the_review_is_for_members(client, finished):

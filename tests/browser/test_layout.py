@@ -217,6 +217,8 @@ PAGES = [
     ("tournaments", "/tournaments/", "alice", ["h1"]),
     ("tournament", "/tournaments/{tournament}/", "alice", ["h1"]),
     ("match-review", "/play/{match}/review/", "alice", ["h1"]),
+    ("match-import", "/play/import/", "alice", ["h1", "main form.stacked button"]),
+    ("chouette-review", "/chouettes/{online}/review/", "alice", ["h1"]),
 ]
 # Pages drawn by Django's admin and by Swagger UI: their own layout, checked for fit.
 OTHER_PAGES = [

@@ -5,10 +5,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from backgammon.game import Game, GameOptions
+from backgammon.game import Game, GameOptions, NoMove, action_to_dict
 from backgammon.moves import Step
 from matches import selectors
 from matches.board import board_svg, last_play_marks, picture_for
+from matches.demo import play_on
+from matches.models import Action
 from matches.selectors import LastPlay
 from tests.matches.conftest import act, game_of, on_turn, start
 
@@ -94,3 +96,24 @@ def test_t3_a_play_made_step_by_step_is_marked_once_confirmed(logged_in, alice, 
     assert marks(board_of(mine)) == ({8}, landed)
     theirs = logged_in(other).get(f"/play/{match.pk}/").content.decode()
     assert marks(board_of(theirs)) == ({17}, {25 - point for point in landed})
+
+
+def test_a_roll_that_could_not_be_played_is_passed_over(alice, bob):
+    """The log records a roll that could not be played (a dance) as a NoMove after the
+    Roll: not an action to apply, so the last play is the one before it (the board page
+    once failed on it)."""
+    match = play_on(start(alice, bob, length=3), actions=1)  # the opening play
+    before = selectors.last_play(match.table)
+    assert before is not None
+    table = match.table
+    last = Action.objects.filter(table=table, game_number=table.game_number).latest("seq")
+    Action.objects.create(
+        table=table,
+        game_number=table.game_number,
+        seq=last.seq + 1,
+        turn_no=last.turn_no,
+        kind="no_move",
+        payload=action_to_dict(NoMove()),
+        at=last.at,
+    )
+    assert selectors.last_play(table) == before

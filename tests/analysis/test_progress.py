@@ -1,0 +1,195 @@
+"""An analysis' progress, live: every change of its status or progress moves its topic
+``analysis:<id>`` (``services.analysis_progress_set`` and the status writes), and the
+region that shows it on the match page's summary and the review page says where it
+stands in the players' words (docs/analysis.md, "Progress, live")."""
+
+import pytest
+
+from analysis import runner, services
+from analysis.models import MatchAnalysis, PlayerFigures
+from matches.demo import play_on
+from tests.matches.conftest import start
+from web import live
+
+
+@pytest.fixture
+def finished(alice, bob, monkeypatch, django_capture_on_commit_callbacks):
+    """A 1-point match alice and bob played to the end, its analysis queued (no task sent)."""
+    monkeypatch.setattr(services, "_send", lambda analysis_id: None)
+    with django_capture_on_commit_callbacks(execute=True):
+        return play_on(start(alice, bob, length=1))
+
+
+@pytest.fixture
+def analysis(finished):
+    return MatchAnalysis.objects.get(match=finished)
+
+
+def topic_version(analysis):
+    return live.read_versions([f"analysis:{analysis.pk}"])[f"analysis:{analysis.pk}"]
+
+
+def running(analysis, progress=0.0):
+    MatchAnalysis.objects.filter(pk=analysis.pk).update(status="running", progress=progress)
+
+
+# The service ------------------------------------------------------------------------------
+
+
+def test_progress_is_stored_and_moves_the_topic(analysis):
+    running(analysis)
+    before = topic_version(analysis)
+    assert services.analysis_progress_set(analysis_id=analysis.pk, progress=0.4)
+    analysis.refresh_from_db()
+    assert analysis.progress == 0.4 and topic_version(analysis) == before + 1
+    assert services.analysis_progress_set(analysis_id=analysis.pk, progress=0.8)
+    assert topic_version(analysis) == before + 2
+
+
+@pytest.mark.parametrize("status", ["queued", "done", "failed"])
+def test_a_late_report_of_a_run_not_running_changes_nothing(analysis, status):
+    MatchAnalysis.objects.filter(pk=analysis.pk).update(status=status, progress=0.0)
+    before = topic_version(analysis)
+    assert not services.analysis_progress_set(analysis_id=analysis.pk, progress=0.5)
+    analysis.refresh_from_db()
+    assert analysis.progress == 0.0 and topic_version(analysis) == before
+
+
+@pytest.mark.parametrize("progress", [-0.1, 1.01])
+def test_a_progress_outside_0_to_1_is_a_mistake(analysis, progress):
+    running(analysis)
+    with pytest.raises(ValueError):
+        services.analysis_progress_set(analysis_id=analysis.pk, progress=progress)
+
+
+def test_every_status_change_moves_the_topic(analysis, alice, settings, monkeypatch):
+    """Queued again, running, each game's progress, done; failed; queued for a retry."""
+    seen = [topic_version(analysis)]
+    reported = []
+    report = services.analysis_progress_set
+    monkeypatch.setattr(
+        services,
+        "analysis_progress_set",
+        lambda **given: reported.append(given) or report(**given),
+    )
+    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "done"
+    seen.append(topic_version(analysis))
+    # Started (running), a report per game (a 1-point match: one), done.
+    assert seen[1] == seen[0] + 2 + len(reported) and reported
+    assert reported[-1]["analysis_id"] == analysis.pk and reported[-1]["progress"] < 1
+    services.analysis_fail(analysis_id=analysis.pk, message="boom")
+    seen.append(topic_version(analysis))
+    assert seen[2] == seen[1] + 1
+    services.analysis_request(match_id=analysis.match_id, user=alice.user)
+    seen.append(topic_version(analysis))
+    assert seen[3] == seen[2] + 1
+    running(analysis)
+    settings.ANALYSIS_ATTEMPTS = 2
+    assert services.analysis_retry_or_fail(analysis_id=analysis.pk, message="again")
+    assert topic_version(analysis) == seen[3] + 1
+
+
+def test_the_topic_is_watched_on_the_live_channel(api, alice, analysis):
+    client = api.as_user(alice.user)
+    answer = client.get("/api/live/", {"topic": f"analysis:{analysis.pk}", "wait": 0})
+    assert answer.status_code == 200 and answer.json()["version"] == topic_version(analysis)
+    missing = client.get("/api/live/", {"topic": "analysis:999999", "wait": 0})
+    assert missing.status_code == 404
+
+
+# The region -------------------------------------------------------------------------------
+
+
+def region(client, user, analysis):
+    client.force_login(user)
+    answer = client.get(f"/analysis/{analysis.pk}/progress/")
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def test_a_queued_analysis_is_followed(client, alice, analysis):
+    html = region(client, alice.user, analysis)
+    assert "Analysis queued" in html
+    assert f'data-live-topic="analysis:{analysis.pk}"' in html
+    assert f'data-live-version="{analysis.version}"' in html
+
+
+def test_a_running_analysis_shows_how_far_it_is(client, alice, analysis):
+    running(analysis)
+    services.analysis_progress_set(analysis_id=analysis.pk, progress=0.4)
+    html = region(client, alice.user, analysis)
+    assert "Analysis running: 40%" in html and '<progress max="100" value="40">' in html
+
+
+def test_a_done_analysis_gives_each_players_figures_and_the_review(
+    client, alice, bob, carol, analysis
+):
+    for side, player, pr, blunders in ((0, alice, 5.24, 1), (1, bob, 12.1, 3)):
+        PlayerFigures.objects.create(
+            analysis=analysis,
+            side=side,
+            player=player,
+            username=player.username,
+            checker_decisions=10,
+            cube_decisions=1,
+            checker_loss=0.1,
+            cube_loss=0.0,
+            blunders=blunders,
+            pr=pr,
+        )
+    MatchAnalysis.objects.filter(pk=analysis.pk).update(status="done", progress=1.0)
+    html = region(client, alice.user, analysis)
+    assert "Analysis done:" in html and "your PR 5.2" in html and "1 blunder<" in html
+    assert "Bob's PR 12.1" in html and "3 blunders" in html
+    assert f'href="/play/{analysis.match_id}/review/"' in html
+    assert "data-live-topic" not in html  # done: nothing more to follow
+    watched = region(client, carol.user, analysis)
+    assert "your PR" not in watched and "Alice's PR 5.2" in watched
+
+
+def test_a_failed_analysis_says_why_and_a_player_may_ask_again(client, alice, carol, analysis):
+    services.analysis_fail(analysis_id=analysis.pk, message="The engine failed: boom")
+    html = region(client, alice.user, analysis)
+    assert "The analysis failed: The engine failed: boom" in html
+    assert f'data-analysis-request="/api/matches/{analysis.match_id}/analysis/"' in html
+    assert "Analyse again" in html and "csrfmiddlewaretoken" in html
+    assert f'data-live-topic="analysis:{analysis.pk}"' in html  # another may ask again
+    watched = region(client, carol.user, analysis)
+    assert "The engine failed: boom" in watched and "Analyse again" not in watched
+
+
+def test_the_region_is_for_members(client, analysis):
+    answer = client.get(f"/analysis/{analysis.pk}/progress/")
+    assert answer.status_code == 302 and "/login/" in answer["Location"]
+    client.force_login(analysis.match.creator.user)
+    assert client.get("/analysis/999999/progress/").status_code == 404
+
+
+def test_the_finished_match_page_and_its_fragment_show_the_region(client, alice, analysis):
+    client.force_login(alice.user)
+    for path in (f"/play/{analysis.match_id}/", f"/play/{analysis.match_id}/table/"):
+        html = client.get(path).content.decode()
+        summary = html[html.index('id="match-summary"') :]
+        assert "Analysis queued" in summary
+        assert f'data-fragment="/analysis/{analysis.pk}/progress/"' in summary
+        assert "style=" not in summary and "<script" not in summary.split("</section>")[0]
+    assert "analysis/progress.js" in client.get(f"/play/{analysis.match_id}/").content.decode()
+
+
+def test_a_match_without_analysis_has_no_region(client, alice, analysis):
+    analysis.delete()
+    client.force_login(alice.user)
+    html = client.get(f"/play/{analysis.match_id}/").content.decode()
+    assert "data-analysis-region" not in html
+
+
+def test_a_match_of_another_game_is_not_offered_again(client, alice, bob, monkeypatch):
+    """The engine judges backgammon alone: a nackgammon match's analysis fails, and
+    asking again would fail again."""
+    monkeypatch.setattr(services, "_send", lambda analysis_id: None)
+    match = play_on(start(alice, bob, length=1, options={"variant": "nackgammon"}))
+    services.analysis_queue(match_id=match.pk)
+    analysis = MatchAnalysis.objects.get(match=match)
+    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "failed"
+    html = region(client, alice.user, analysis)
+    assert "Only standard backgammon" in html and "Analyse again" not in html

@@ -256,3 +256,32 @@ def test_the_bracket_fills_the_tv_and_follows_the_results(
     assert page.evaluate(DRAWN)["height"] >= FILLS * height
     assert_nothing_cut(page)
     page.screenshot(path=tmp_path / f"bracket-big-screen-{size}-after-a-result.png")
+
+
+def test_a_swiss_shows_its_standings_and_last_round_on_the_tv(screen, staff, make_player, tmp_path):
+    players = [
+        make_player(f"p{index}", display_name=name, rating=1800.0 - 10 * index)
+        for index, name in enumerate([*NAMES, "Fotini", "Georgios", "Haralambos"])
+    ]
+    swiss = tournaments.tournament_create(
+        created_by=staff.user, name="Tuesday Swiss", format="swiss", swiss_rounds=3
+    )
+    for player in players:
+        tournaments.entry_add(tournament=swiss, player=player, recorded_by=staff.user)
+    swiss = tournaments.tournament_start(tournament=swiss)
+    for pairing in Pairing.objects.filter(round__tournament=swiss).select_related("first"):
+        tournaments.pairing_result_record(
+            pairing=pairing, winner=pairing.first, recorded_by=staff.user
+        )
+    for size in SCREENS:
+        page = screen(size)
+        page.goto(f"/tournaments/{swiss.pk}/?screen=big")
+        # The last round only: the first is the ordinary page's to show.
+        expect(page.locator("section.round h2:visible")).to_have_text("Round 2 (to 5)")
+        expect(page.get_by_role("heading", name="Round 1 (to 5)")).to_be_hidden()
+        expect(page.locator("table.standings tbody tr")).to_have_count(len(players))
+        page.screenshot(path=tmp_path / f"swiss-big-screen-{size}.png")
+        assert_nothing_cut(page)
+        assert_large_type(page, "table.standings td")
+        last_player = page.locator("table.standings tbody tr").last.bounding_box()
+        assert last_player["y"] + last_player["height"] <= SCREENS[size][1], last_player

@@ -41,7 +41,7 @@ from matches.models import PlaySettings
 from matches.selectors import BoardState
 from web import clock
 from web.errors import NotFound, ServiceError
-from web.pages import live_template
+from web.pages import big_screen, live_template
 
 CUBE_CHOICES = [(value, str(value)) for value in (1, 2, 4, 8, 16, 32, 64)]
 
@@ -267,6 +267,7 @@ class TablePage(TypedDict):
     cubes: NotRequired[list[tuple[str, selectors.OnlineCube]]]
     may_record: NotRequired[bool]
     plays_online: NotRequired[bool]
+    big_screen: NotRequired[bool]
     form: NotRequired["GameForm"]
     others: NotRequired[QuerySet[Player]]
 
@@ -340,9 +341,11 @@ def _mover_name(game: selectors.OnlineGame, display: dict[str, str]) -> str | No
 def chouette(request: HttpRequest, pk: int) -> HttpResponse:
     """The table page for the big screen: box, captain, crew in line order, partner,
     running scores and the games; it follows the live channel (``chouette:<id>``),
-    fetching its live region alone on each new version."""
+    fetching its live region alone on each new version. With ``?screen=big``, the room's
+    TV: no site header, the board the screen's height (docs/pages.md)."""
     shown = _chouette_or_404(pk)
     context = _table_context(shown)
+    context["big_screen"] = big_screen(request)
     context["may_record"] = services.may_record(chouette=shown, user=member(request.user))
     context["plays_online"] = _plays_online(shown, getattr(request.user, "player", None))
     template = live_template(request, page="chouette/table.html", region="chouette/_live.html")

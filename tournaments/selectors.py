@@ -197,6 +197,7 @@ class TournamentDraw(TypedDict):
     rounds: QuerySet[Round]
     prizes: list[PrizeLine]
     my_entry: NotRequired[Entry | None]  # the public page's: the viewer's own entry
+    big_screen: NotRequired[bool]  # the public page's: the room's TV asked (?screen=big)
 
 
 def tournament_draw(*, tournament: Tournament) -> TournamentDraw:

@@ -13,7 +13,7 @@ from club.models import Player
 from tournaments import selectors, services
 from tournaments.models import Entry, Tournament
 from web.errors import Conflict, NotFound, ServiceError
-from web.pages import live_template
+from web.pages import big_screen, live_template
 
 
 def tournaments(request: HttpRequest) -> HttpResponse:
@@ -24,9 +24,11 @@ def tournaments(request: HttpRequest) -> HttpResponse:
 
 def tournament(request: HttpRequest, pk: int) -> HttpResponse:
     """A tournament: the bracket (eliminations) or the standings, every round's
-    pairings, and the prizes once paid out; its live region alone on each new version."""
+    pairings, and the prizes once paid out; its live region alone on each new version.
+    With ``?screen=big``, the room's TV: no site header, the bracket filling the screen."""
     shown = _tournament_or_404(pk)
     context = selectors.tournament_draw(tournament=shown)
+    context["big_screen"] = big_screen(request)
     if request.user.is_authenticated:
         context["my_entry"] = next(
             (entry for entry in shown.entries.all() if entry.player.user_id == request.user.pk),

@@ -183,6 +183,28 @@ def test_the_table_page_answers_its_live_region_alone_when_live_region_js_asks(
     assert "<header" not in region and "<html" not in region and "live_region.js" not in region
 
 
+def test_the_big_screen_is_the_table_without_the_site_and_its_region_stays_big(
+    keeper_client, members
+):
+    """?screen=big (docs/pages.md, "The big screen"): no header or footer, main marked
+    big-screen; live_region.js asks for the page's own address with ?live=region added,
+    and the region it gets is the big screen's too (its link back to the normal page)."""
+    chouette = opened(keeper_client, members)
+    page = keeper_client.get(f"/chouettes/{chouette.pk}/").content.decode()
+    assert "<header" in page and "<footer" in page
+    assert 'class="page-wide chouette-table"' in page
+    assert f'href="/chouettes/{chouette.pk}/?screen=big" class="screen-switch">Big screen<' in page
+    big = keeper_client.get(f"/chouettes/{chouette.pk}/?screen=big").content.decode()
+    assert "<header" not in big and "<footer" not in big
+    assert 'class="page-wide chouette-table big-screen"' in big
+    assert "live_region.js" in big
+    region = keeper_client.get(f"/chouettes/{chouette.pk}/?screen=big&live=region")
+    assert region.content.decode().strip() in big
+    assert f'href="/chouettes/{chouette.pk}/" class="screen-switch">Normal page<' in big
+    other = keeper_client.get(f"/chouettes/{chouette.pk}/?screen=small").content.decode()
+    assert "<header" in other and "big-screen" not in other  # only "big" asks for it
+
+
 def test_a_players_chouettes_and_their_points(keeper_client, members):
     chouette = opened(keeper_client, members)
     keeper_client.post(

@@ -53,6 +53,21 @@ def test_a_visitor_reads_rounds_and_matches_and_byes_never_keys(client, knockout
     assert not re.search(r"<td[^>]*>bye</td>", page)
 
 
+def test_the_big_screen_is_the_bracket_without_the_site_and_its_region_stays_big(client, knockout):
+    """?screen=big, for a visitor too: no header or footer, the page marked big-screen,
+    and the live region it fetches again is the big screen's (its link back)."""
+    page = client.get(f"/tournaments/{knockout.pk}/").content.decode()
+    assert "<header" in page and 'class="page-wide tournament-page"' in page
+    assert f'href="/tournaments/{knockout.pk}/?screen=big" class="screen-switch"' in page
+    big = client.get(f"/tournaments/{knockout.pk}/?screen=big").content.decode()
+    assert "<header" not in big and "<footer" not in big
+    assert 'class="page-wide tournament-page big-screen"' in big
+    assert "svg" in big and "live_region.js" in big
+    region = client.get(f"/tournaments/{knockout.pk}/?screen=big&live=region").content.decode()
+    assert region.strip() in big
+    assert f'href="/tournaments/{knockout.pk}/" class="screen-switch">Normal page<' in region
+
+
 def test_a_side_still_to_come_is_named_by_its_match(client, staff, five):
     tournament = services.tournament_create(
         created_by=staff.user, name="Just drawn", format="single_elimination"

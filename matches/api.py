@@ -36,7 +36,7 @@ from club import selectors as club_selectors
 from club import services as club_services
 from club.api_money import MoneyField, MoneyInputField
 from club.auth import member
-from club.models import MatchResult, Player
+from club.models import MatchResult, Player, RobotStrength
 from matches import clocks, selectors, services
 from matches.errors import IllegalPlay, NotYourTurn, StaleTurn
 from matches.models import Match, PlaySettings, Table
@@ -132,9 +132,9 @@ class MatchCreateInput(InputSerializer):
     rated = serializers.BooleanField(
         required=False,
         help_text=gettext_lazy(
-            "Default: true for a match, false for a money session (which is never rated). "
-            "A rated match of the tavli games moves the tavli rating, any other the FIBS "
-            "rating."
+            "Default: true for a match, false for a money session (which is never rated) "
+            "and against a practice robot (never rated either: GET /api/robots/). A rated "
+            "match of the tavli games moves the tavli rating, any other the FIBS rating."
         ),
     )
     clock = ClockField(required=False, default="none")
@@ -508,7 +508,9 @@ class MatchListView(generics.ListAPIView[Match]):
 
 class MatchCreateView(APIView):
     """Invite a player to a match (or, with no opponent, open a challenge any member may
-    accept); ``length`` 0 is a money session at ``stake`` per point."""
+    accept); ``length`` 0 is a money session at ``stake`` per point. A practice robot
+    (``GET /api/robots/``) accepts at once: the match starts, unrated, standard
+    backgammon only, and a money session against it moves no money."""
 
     raises = (NotFound,)  # an opponent nobody is called
 
@@ -539,9 +541,10 @@ class MatchCreateView(APIView):
         opponent = values.get("opponent")
         creator = _player(member(request.user))
         invited = None if opponent is None else club_selectors.player_get(username=opponent)
+        practice = invited is not None and bool(invited.robot)
         options = services.MatchOptions(
             length=values["length"],
-            rated=values.get("rated", values["length"] > 0),
+            rated=values.get("rated", values["length"] > 0 and not practice),
             clock=values["clock"],
             stake=values.get("stake"),
             game_options=values.get("options"),
@@ -858,6 +861,37 @@ class MatchDiceView(APIView):
 
 
 # Play settings -------------------------------------------------------------------------
+
+
+class RobotOutput(serializers.Serializer[Player]):
+    username = serializers.CharField(
+        help_text=gettext_lazy("Invite it by this name (POST /api/matches/, opponent).")
+    )
+    display_name = serializers.CharField()
+    strength = serializers.ChoiceField(choices=RobotStrength.choices, source="robot")
+    description = serializers.SerializerMethodField()
+
+    def get_description(self, robot: Player) -> str:
+        return str(ROBOT_DESCRIPTIONS[robot.robot])
+
+
+# Each strength in the players' words (the lobby's choice and the API's list).
+ROBOT_DESCRIPTIONS = {
+    RobotStrength.BEGINNER: gettext_lazy("the engine's network with noise: makes mistakes"),
+    RobotStrength.INTERMEDIATE: gettext_lazy("the engine's network alone (0-ply)"),
+    RobotStrength.EXPERT: gettext_lazy("the engine one roll deeper (1-ply): the strongest"),
+}
+
+
+class RobotListView(APIView):
+    """The club's practice robots, one a strength: invite one to a match or a money
+    session like any member; it accepts at once and plays unrated (docs/practice.md)."""
+
+    raises = ()
+
+    @extend_schema(responses={200: RobotOutput(many=True)})
+    def get(self, request: Request) -> Response:
+        return Response(RobotOutput(club_selectors.robot_list(), many=True).data)
 
 
 class PlaySettingsView(APIView):

@@ -352,7 +352,7 @@ def robots_ask_again(*, limit: int = 100) -> int:
     still = clock.now() - timedelta(seconds=ROBOT_ASK_AGAIN)
     waiting = (
         Table.objects.filter(status=Table.Status.PLAYING, updated_at__lte=still)
-        .exclude(seats__player__robot="")
+        .filter(seats__player__robot__gt="")
         .values_list("pk", flat=True)
         .distinct()[:limit]
     )

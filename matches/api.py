@@ -530,6 +530,11 @@ class MatchCreateView(APIView):
                 request_only=True,
             ),
             OpenApiExample(
+                "A practice match to 3 against the expert robot (unrated, it accepts at once)",
+                value={"opponent": "robot-expert", "length": 3, "clock": "blitz"},
+                request_only=True,
+            ),
+            OpenApiExample(
                 "An open challenge: a money session at 1.00 a point",
                 value={"length": 0, "stake": "1.00", "options": {"jacoby": True}},
                 request_only=True,
@@ -860,7 +865,7 @@ class MatchDiceView(APIView):
         return Response(DiceOutput(selectors.match_dice(_match_get(pk=pk))).data)
 
 
-# Play settings -------------------------------------------------------------------------
+# Practice robots -----------------------------------------------------------------------
 
 
 class RobotOutput(serializers.Serializer[Player]):
@@ -875,23 +880,27 @@ class RobotOutput(serializers.Serializer[Player]):
         return str(ROBOT_DESCRIPTIONS[robot.robot])
 
 
-# Each strength in the players' words (the lobby's choice and the API's list).
-ROBOT_DESCRIPTIONS = {
+# Each strength in the players' words (the API's list of robots).
+ROBOT_DESCRIPTIONS: dict[str, StrOrPromise] = {
     RobotStrength.BEGINNER: gettext_lazy("the engine's network with noise: makes mistakes"),
     RobotStrength.INTERMEDIATE: gettext_lazy("the engine's network alone (0-ply)"),
     RobotStrength.EXPERT: gettext_lazy("the engine one roll deeper (1-ply): the strongest"),
 }
 
 
-class RobotListView(APIView):
-    """The club's practice robots, one a strength: invite one to a match or a money
-    session like any member; it accepts at once and plays unrated (docs/practice.md)."""
+class RobotListView(generics.ListAPIView[Player]):
+    """The club's practice robots, weakest first, one a strength: invite one to a match
+    or a money session like any member; it accepts at once and plays unrated
+    (docs/practice.md)."""
 
-    raises = ()
+    serializer_class = RobotOutput
+    filter_backends = []  # three robots: nothing to filter
 
-    @extend_schema(responses={200: RobotOutput(many=True)})
-    def get(self, request: Request) -> Response:
-        return Response(RobotOutput(club_selectors.robot_list(), many=True).data)
+    def get_queryset(self) -> QuerySet[Player]:
+        return club_selectors.robot_list()
+
+
+# Play settings -------------------------------------------------------------------------
 
 
 class PlaySettingsView(APIView):

@@ -467,12 +467,10 @@ class MatchTurn(table_engine.TableTurn):
         it as after any player's action (``_settle``)."""
         game = _game(self)
         assert game.turn is not None and self.players is not None
-        try:
-            act = Act(action.get("act"))
-        except ValueError:
-            act = Act.RESIGN  # refused below
-        if act not in ROBOT_ACTS:
-            raise Invalid(_("%(act)s is not an action.") % {"act": action.get("act")})
+        name = action.get("act")
+        if not isinstance(name, str) or name not in ROBOT_ACTS:
+            raise Invalid(_("%(act)s is not an action.") % {"act": name})
+        act = Act(name)
         play = action.get("play", "")
         play = play if isinstance(play, str) else ""
         after = _core_call(self, game, act, play=play, origin=None, die=None, value="")

@@ -27,9 +27,10 @@ class Worker:
         self.asked: list[dict] = []
         self.capture = capture
 
-    def run(self, call):
+    def run(self, call, **kwargs):
+        """``call(**kwargs)``, what it sends after commit sent."""
         with self.capture(execute=True):
-            return call()
+            return call(**kwargs)
 
     def answer(self, *, limit: int = 1000) -> int:
         """Answer every request (and those the answers lead to); how many applied."""
@@ -40,9 +41,10 @@ class Worker:
             request = self.asked.pop(0)
             action = decide(request)
             applied += self.run(
-                lambda: table_engine.robot_act(
-                    table_id=request["table"], turn_no=request["turn_no"], action=action
-                )
+                table_engine.robot_act,
+                table_id=request["table"],
+                turn_no=request["turn_no"],
+                action=action,
             )
         raise AssertionError("the robot never stopped")
 
@@ -62,7 +64,7 @@ def robot(db):
 def invite(worker, player, robot, **options):
     options.setdefault("rated", False)
     made = services.MatchOptions(length=options.pop("length", 1), **options)
-    return worker.run(lambda: services.match_create(creator=player, opponent=robot, options=made))
+    return worker.run(services.match_create, creator=player, opponent=robot, options=made)
 
 
 def human_plays(worker, match, player):
@@ -78,9 +80,12 @@ def human_plays(worker, match, player):
         what = {"roll": "roll", "move": "move", "take_or_pass": "take"}[game["phase"]]
         play = (game["legal_plays"] or [""])[0] if what == "move" else ""
         worker.run(
-            lambda: services.match_act(
-                match=match, player=player, turn_no=game["turn_no"], act=what, play=play
-            )
+            services.match_act,
+            match=match,
+            player=player,
+            turn_no=game["turn_no"],
+            act=what,
+            play=play,
         )
     raise AssertionError("the match never ended")
 
@@ -99,7 +104,8 @@ def test_there_is_one_robot_a_strength_and_none_can_log_in(db, client):
 
 def test_the_robots_are_listed_and_left_out_of_the_ratings(api, make_player):
     make_player("alice")
-    body = ok(api.as_user(Player.objects.get(user__username="alice").user).get("/api/robots/"))
+    user = Player.objects.get(user__username="alice").user
+    body = ok(api.as_user(user).get("/api/robots/"))["results"]
     assert [r["strength"] for r in body] == ["beginner", "intermediate", "expert"]
     assert [r["username"] for r in body] == ["robot-beginner", "robot-intermediate", "robot-expert"]
     assert all(r["description"] for r in body)
@@ -110,7 +116,7 @@ def test_an_invited_robot_accepts_at_once_and_the_match_is_unrated(make_player, 
     alice = make_player("alice")
     client = client_for(alice.user)
     body = {"opponent": "robot-expert", "length": 3, "clock": "blitz"}
-    match = ok(worker.run(lambda: client.post("/api/matches/", body, format="json")), 201)
+    match = ok(worker.run(client.post, path="/api/matches/", data=body, format="json"), 201)
     assert match["status"] == "playing" and match["rated"] is False
     assert match["players"] == ["alice", "robot-expert"]
     assert match["game"]["turn"] in ("alice", "robot-expert")
@@ -145,11 +151,12 @@ def test_a_whole_match_against_the_robot(make_player, worker, robot):
 
 def test_a_money_session_against_the_robot_moves_no_money(make_player, worker, robot):
     alice = make_player("alice")
-    match = invite(worker, alice, robot, length=0, stake=Decimal("1.00"), game_options={"jacoby": True})
+    money = {"length": 0, "stake": Decimal("1.00"), "game_options": {"jacoby": True}}
+    match = invite(worker, alice, robot, **money)
     match = human_plays(worker, match, alice)
     assert game_of(match)["phase"] == "over"
     turn_no = game_of(match)["turn_no"]
-    match = worker.run(lambda: services.match_stop(match=match, player=alice, turn_no=turn_no))
+    match = worker.run(services.match_stop, match=match, player=alice, turn_no=turn_no)
     assert match.status == Match.Status.FINISHED
     assert not Transaction.objects.exists()
 
@@ -160,7 +167,7 @@ def robots_turn(worker, alice, robot):
         match = invite(worker, alice, robot)
         if worker.asked:
             return match, worker.asked.pop()
-        worker.run(lambda m=match: services.match_abandon(match=m, player=alice))
+        worker.run(services.match_abandon, match=match, player=alice)
     raise AssertionError("the robot never won the opening roll")
 
 
@@ -171,9 +178,7 @@ def test_a_late_or_repeated_answer_does_nothing(make_player, worker, robot):
     table, turn_no = request["table"], request["turn_no"]
 
     def answer(turn: int) -> bool:
-        return worker.run(
-            lambda: table_engine.robot_act(table_id=table, turn_no=turn, action=action)
-        )
+        return worker.run(table_engine.robot_act, table_id=table, turn_no=turn, action=action)
 
     assert not answer(turn_no - 1)
     assert answer(turn_no)
@@ -220,7 +225,7 @@ def test_a_robot_whose_answer_never_comes_loses_on_time(make_player, worker, rob
     alice = make_player("alice")
     match = invite(worker, alice, robot, clock="blitz")
     while not worker.asked:
-        worker.run(lambda m=match: services.match_abandon(match=m, player=alice))
+        worker.run(services.match_abandon, match=match, player=alice)
         match = invite(worker, alice, robot, clock="blitz")
     clock.advance(8 + 20 + 1)
     assert table_engine.tables_sweep() == 1
@@ -233,7 +238,7 @@ def test_the_lobby_invites_a_robot_and_marks_it(make_player, logged_in, worker):
     alice = make_player("alice")
     page = logged_in(alice)
     form = {"robot": "beginner", "opponent": "", "length": 1, "clock": "none", "game": "standard"}
-    response = worker.run(lambda: page.post("/play/", form))
+    response = worker.run(page.post, path="/play/", data=form)
     match = Match.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/play/{match.pk}/"
     assert match.status == Match.Status.PLAYING and not match.rated

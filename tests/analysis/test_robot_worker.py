@@ -22,7 +22,7 @@ def test_the_robot_finishes_a_match_on_the_clock(alice, settings):
     ):
         settings.ANALYSIS_QUEUE = engine_queue
         settings.ROBOT_REPLY_QUEUE = reply_queue
-        body = {"opponent": "robot-intermediate", "length": 3, "clock": "blitz"}
+        body = {"opponent": "robot-intermediate", "length": 2, "clock": "blitz"}
         match = ok(client.post("/api/matches/", body, format="json"), 201)
         assert match["status"] == "playing" and not match["rated"]
 

@@ -9,7 +9,13 @@ from decimal import Decimal
 import pytest
 from rest_framework.test import APIClient
 
+from analysis import runner
+from analysis import services as analysis_services
+from analysis.models import MatchAnalysis
 from analysis.robot_engine import decide
+from analysis.selectors import pr_table
+from chouette import services as chouette_services
+from club import services as club_services
 from club.models import Player, RatingChange, Transaction
 from club.selectors import leaderboard, robot_get
 from matches import selectors, services, table_engine
@@ -17,6 +23,8 @@ from matches.models import Match, Table
 from tests.factories import token_for
 from tests.matches.api_helpers import act, client_for, ok, path
 from tests.matches.conftest import game_of
+from tournaments import services as tournament_services
+from web.errors import Invalid
 
 
 class Worker:
@@ -245,3 +253,35 @@ def test_the_lobby_invites_a_robot_and_marks_it(make_player, logged_in, worker):
     assert 'class="robot-mark"' in page.get("/play/").content.decode()
     both = page.post("/play/", {**form, "opponent": "bob"})
     assert "not both" in both.content.decode()
+
+
+def test_a_match_against_the_robot_is_analysed_and_the_robot_left_out_of_the_pr_table(
+    make_player, worker, robot, monkeypatch
+):
+    monkeypatch.setattr(analysis_services, "_send", lambda analysis_id: None)
+    alice = make_player("alice")
+    match = human_plays(worker, invite(worker, alice, robot, length=1), alice)
+    analysis = MatchAnalysis.objects.get(match=match)
+    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "done"
+    assert analysis.players.filter(player=robot).exists()
+    assert [row.player.username for row in pr_table()] == ["alice"]
+
+
+def test_the_robot_is_kept_out_of_ratings_tournaments_and_chouettes(make_player, staff, robot):
+    alice, bob = make_player("alice"), make_player("bob")
+    with pytest.raises(Invalid, match="never rated"):
+        club_services.match_result_record(winner=robot, loser=alice, length=5)
+    club_services.match_result_record(winner=robot, loser=alice, length=5, rated=False)
+    tournament = tournament_services.tournament_create(
+        created_by=staff.user, name="Club night", format="round_robin"
+    )
+    with pytest.raises(Invalid, match="invite it to"):
+        tournament_services.entry_add(tournament=tournament, player=robot, recorded_by=None)
+    with pytest.raises(Invalid, match="chouette"):
+        chouette_services.chouette_create(
+            players=[alice, bob, robot],
+            order=[alice, bob, robot],
+            recorded_by=staff.user,
+            options=chouette_services.ChouetteOptions(stake=Decimal("1.00"), mode="online"),
+        )
+    assert not RatingChange.objects.exists()

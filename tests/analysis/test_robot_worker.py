@@ -14,7 +14,7 @@ from tests.waiting import PATIENCE, wait_until
 
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
-def test_the_robot_finishes_a_match_on_the_clock(alice, settings):
+def test_the_robot_finishes_a_match_on_the_clock(alice, robots, settings):
     client = client_for(alice.user)
     with (
         worker_process(test_database=True) as engine_queue,

@@ -27,6 +27,10 @@ from tournaments import services as tournament_services
 from web.errors import Invalid
 
 
+# The robots as the migration made them, made again after a transactional test's flush.
+pytestmark = pytest.mark.usefixtures("robots")
+
+
 class Worker:
     """The engine's worker, in the test: the requests sent after commit are kept, and
     ``answer`` decides each and applies it as ``matches.robot_act`` does."""
@@ -65,7 +69,7 @@ def worker(monkeypatch, django_capture_on_commit_callbacks):
 
 
 @pytest.fixture
-def robot(db):
+def robot(robots):
     return robot_get(strength="intermediate")
 
 

@@ -26,7 +26,6 @@ from tests.matches.conftest import game_of
 from tournaments import services as tournament_services
 from web.errors import Invalid
 
-
 # The robots as the migration made them, made again after a transactional test's flush.
 pytestmark = pytest.mark.usefixtures("robots")
 

@@ -276,6 +276,17 @@ class Engine:
             float(answer["equity_nd"]), float(answer["equity_dt"]), float(answer["equity_dp"])
         )
 
+    def cubeless(self, game: Game) -> float:
+        """The network's cubeless money equity (points per cube) of the position before
+        a roll, for the side on roll (the practice robot's answer to a resignation)."""
+        view = game.position_for(game.on_roll)
+        assert isinstance(view, Position)
+        asked = (sage_board(view), 1, _OWNERS["centered"], 0, 0, False)
+        (answer,) = bgbot_cpp.batch_evaluate_positions(
+            [asked], self._network, 1, jacoby=False, beaver=False
+        )
+        return float(answer["cubeless_equity"])
+
 
 def may_double(game: Game, state: MatchState, contract: CubeContract | None = None) -> bool:
     """The side on roll may double now (on ``contract``, default the game's one cube),

@@ -404,9 +404,11 @@ class PrRow:
 
 def pr_table(*, kind: GameKind = GameKind.ALL) -> list[PrRow]:
     """Every member with an analysed game of ``kind``, the lowest PR (the best) first:
-    PR over all their counted decisions together (500 x equity lost / decisions)."""
+    PR over all their counted decisions together (500 x equity lost / decisions). The
+    practice robots are left out, as from the ratings: the table compares members."""
     sums = (
         _figures_of_kind(kind)
+        .exclude(player__robot__gt="")
         .values("player")
         .annotate(
             games=Count("id"),

@@ -62,6 +62,10 @@ class ChouetteTurn(table_engine.TableTurn):
     keep_deadline: bool = False
 
     @classmethod
+    def locked_turn(cls, table: Table, now: datetime) -> ChouetteTurn:
+        return _turn_at(table, now)
+
+    @classmethod
     def timed_out(cls, table: Table, now: datetime) -> bool:
         """Each member who has not answered the box's double passes (or takes, by the
         session's ``no_answer`` option); a box or a captain out of time forfeits the game

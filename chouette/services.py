@@ -154,6 +154,8 @@ def chouette_create(
     its table and always its dice (the games' rolls)."""
     if len(players) > MAX_PLAYERS:
         raise Invalid(_("A chouette seats at most %(most)s players.") % {"most": MAX_PLAYERS})
+    if any(player.robot for player in players):
+        raise Invalid(_("The practice robot does not sit at a chouette."))
     names = [player.username for player in players]
     online = options.online
     chouette = Chouette(**asdict(options), recorded_by=recorded_by)

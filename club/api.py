@@ -576,8 +576,8 @@ class LeaderboardFilter(filters.FilterSet):
 
 
 class LeaderboardView(generics.ListAPIView[Player]):
-    """Every player, best rating first: FIBS's, or the tavli rating's with
-    ``?rating_kind=tavli``."""
+    """Every player but the practice robots, best rating first: FIBS's, or the tavli
+    rating's with ``?rating_kind=tavli``."""
 
     serializer_class = LeaderboardEntryOutput
     filterset_class = LeaderboardFilter

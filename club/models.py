@@ -36,8 +36,20 @@ class RatingKind(models.TextChoices):
     TAVLI = "tavli", pgettext_lazy("the rating", "tavli")
 
 
+class RobotStrength(models.TextChoices):
+    """The practice robot's strengths (docs/practice.md): one robot player each."""
+
+    BEGINNER = "beginner", pgettext_lazy("a robot's strength", "beginner")
+    INTERMEDIATE = "intermediate", pgettext_lazy("a robot's strength", "intermediate")
+    EXPERT = "expert", pgettext_lazy("a robot's strength", "expert")
+
+
 class Player(models.Model):
     """A club member: one Django user with the name the club knows them by.
+
+    ``robot``, when set, makes the player the club's practice robot at that strength
+    (docs/practice.md): created by a migration, it never logs in (no usable password,
+    no token) and plays only the unrated matches members invite it to.
 
     ``rating`` and ``experience`` are FIBS ratings (backgammon), ``tavli_rating`` and
     ``tavli_experience`` the same formula over tavli matches; all four are changed only
@@ -67,6 +79,14 @@ class Player(models.Model):
         _("tavli experience"),
         default=START_EXPERIENCE,
         help_text=_("The sum of the lengths of the rated tavli matches the player has finished."),
+    )
+    robot = models.CharField(
+        _("robot"),
+        max_length=20,
+        blank=True,
+        default="",
+        choices=RobotStrength.choices,
+        help_text=_("The practice robot's strength; empty for a member."),
     )
 
     class Meta:

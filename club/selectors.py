@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import TypedDict
 
 from django.contrib.auth.models import User
-from django.db.models import Count, F, Q, QuerySet, Sum, Window
+from django.db.models import Case, Count, F, Q, QuerySet, Sum, When, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -18,7 +18,16 @@ from django_stubs_ext import WithAnnotations
 from club import settle_up
 from club.auth import Viewer
 from club.memos import MemoParams, memo_render
-from club.models import Account, Leg, MatchResult, Player, RatingChange, RatingKind, Transaction
+from club.models import (
+    Account,
+    Leg,
+    MatchResult,
+    Player,
+    RatingChange,
+    RatingKind,
+    RobotStrength,
+    Transaction,
+)
 from club.parties import CLUB, Party
 from web.errors import NotFound
 
@@ -33,6 +42,22 @@ def player_get(*, username: str) -> Player:
         raise NotFound(
             _("There is no player called %(username)s.") % {"username": username}
         ) from None
+
+
+def robot_list() -> QuerySet[Player]:
+    """The practice robots, weakest first (docs/practice.md)."""
+    order = Case(
+        *(When(robot=strength, then=index) for index, strength in enumerate(RobotStrength.values))
+    )
+    return Player.objects.select_related("user").exclude(robot="").order_by(order)
+
+
+def robot_get(*, strength: str) -> Player:
+    """The practice robot of that strength (``NotFound`` if there is none)."""
+    try:
+        return Player.objects.select_related("user").get(robot=strength)
+    except Player.DoesNotExist:
+        raise NotFound(_("There is no robot %(strength)s.") % {"strength": strength}) from None
 
 
 def party_get(*, name: str) -> Party:
@@ -204,9 +229,9 @@ class Ranked(TypedDict):
 
 
 def leaderboard(*, kind: str = RatingKind.BACKGAMMON) -> QuerySet[WithAnnotations[Player, Ranked]]:
-    """Every player, best rating of ``kind`` first (then the more experienced, then by
-    name), each with ``rank``: 1 for the best, counted over the whole club whatever page
-    is read."""
+    """Every player but the practice robots (never rated), best rating of ``kind``
+    first (then the more experienced, then by name), each with ``rank``: 1 for the
+    best, counted over the whole club whatever page is read."""
     rating, experience = (
         ("tavli_rating", "tavli_experience")
         if kind == RatingKind.TAVLI
@@ -215,6 +240,7 @@ def leaderboard(*, kind: str = RatingKind.BACKGAMMON) -> QuerySet[WithAnnotation
     order = [F(rating).desc(), F(experience).desc(), F("display_name").asc(), F("id").asc()]
     return (
         Player.objects.select_related("user")
+        .filter(robot="")
         .annotate(rank=Window(RowNumber(), order_by=order))
         .order_by(*order)
     )

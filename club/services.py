@@ -360,6 +360,8 @@ def match_result_check(
         )
     if length == 0 and rated:
         raise Invalid(_("A money session is never rated."))
+    if rated and (winner.robot or loser.robot):
+        raise Invalid(_("A match against the practice robot is never rated."))
     if ended_by not in MatchResult.EndedBy.values:
         raise Invalid(_("%(how)s is not a way a match ends.") % {"how": ended_by})
     if rating_kind not in RatingKind.values:

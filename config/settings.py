@@ -415,6 +415,9 @@ ANALYSIS_QUEUE = os.environ.get("ANALYSIS_QUEUE", "analysis")
 ANALYSIS_TIME_LIMIT = 300
 ANALYSIS_ATTEMPTS = 2
 ANALYSIS_IMPORT_MAX_BYTES = 256 * 1024  # a .mat file (a 25-point match: about 60 KB)
+# The practice robot (docs/practice.md): its moves are computed on ANALYSIS_QUEUE and its
+# answers applied by the ordinary worker, on Celery's default queue.
+ROBOT_REPLY_QUEUE = "celery"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 

@@ -36,7 +36,7 @@ from club import selectors as club_selectors
 from club import services as club_services
 from club.api_money import MoneyField, MoneyInputField
 from club.auth import member
-from club.models import MatchResult, Player
+from club.models import MatchResult, Player, RobotStrength
 from matches import clocks, selectors, services
 from matches.errors import IllegalPlay, NotYourTurn, StaleTurn
 from matches.models import Match, PlaySettings, Table
@@ -132,9 +132,9 @@ class MatchCreateInput(InputSerializer):
     rated = serializers.BooleanField(
         required=False,
         help_text=gettext_lazy(
-            "Default: true for a match, false for a money session (which is never rated). "
-            "A rated match of the tavli games moves the tavli rating, any other the FIBS "
-            "rating."
+            "Default: true for a match, false for a money session (which is never rated) "
+            "and against a practice robot (never rated either: GET /api/robots/). A rated "
+            "match of the tavli games moves the tavli rating, any other the FIBS rating."
         ),
     )
     clock = ClockField(required=False, default="none")
@@ -508,7 +508,9 @@ class MatchListView(generics.ListAPIView[Match]):
 
 class MatchCreateView(APIView):
     """Invite a player to a match (or, with no opponent, open a challenge any member may
-    accept); ``length`` 0 is a money session at ``stake`` per point."""
+    accept); ``length`` 0 is a money session at ``stake`` per point. A practice robot
+    (``GET /api/robots/``) accepts at once: the match starts, unrated, standard
+    backgammon only, and a money session against it moves no money."""
 
     raises = (NotFound,)  # an opponent nobody is called
 
@@ -528,6 +530,11 @@ class MatchCreateView(APIView):
                 request_only=True,
             ),
             OpenApiExample(
+                "A practice match to 3 against the expert robot (unrated, it accepts at once)",
+                value={"opponent": "robot-expert", "length": 3, "clock": "blitz"},
+                request_only=True,
+            ),
+            OpenApiExample(
                 "An open challenge: a money session at 1.00 a point",
                 value={"length": 0, "stake": "1.00", "options": {"jacoby": True}},
                 request_only=True,
@@ -539,9 +546,10 @@ class MatchCreateView(APIView):
         opponent = values.get("opponent")
         creator = _player(member(request.user))
         invited = None if opponent is None else club_selectors.player_get(username=opponent)
+        practice = invited is not None and bool(invited.robot)
         options = services.MatchOptions(
             length=values["length"],
-            rated=values.get("rated", values["length"] > 0),
+            rated=values.get("rated", values["length"] > 0 and not practice),
             clock=values["clock"],
             stake=values.get("stake"),
             game_options=values.get("options"),
@@ -855,6 +863,41 @@ class MatchDiceView(APIView):
     @extend_schema(responses={200: DiceOutput})
     def get(self, request: Request, pk: int) -> Response:
         return Response(DiceOutput(selectors.match_dice(_match_get(pk=pk))).data)
+
+
+# Practice robots -----------------------------------------------------------------------
+
+
+class RobotOutput(serializers.Serializer[Player]):
+    username = serializers.CharField(
+        help_text=gettext_lazy("Invite it by this name (POST /api/matches/, opponent).")
+    )
+    display_name = serializers.CharField()
+    strength = serializers.ChoiceField(choices=RobotStrength.choices, source="robot")
+    description = serializers.SerializerMethodField()
+
+    def get_description(self, robot: Player) -> str:
+        return str(ROBOT_DESCRIPTIONS[robot.robot])
+
+
+# Each strength in the players' words (the API's list of robots).
+ROBOT_DESCRIPTIONS: dict[str, StrOrPromise] = {
+    RobotStrength.BEGINNER: gettext_lazy("the engine's network with noise: makes mistakes"),
+    RobotStrength.INTERMEDIATE: gettext_lazy("the engine's network alone (0-ply)"),
+    RobotStrength.EXPERT: gettext_lazy("the engine one roll deeper (1-ply): the strongest"),
+}
+
+
+class RobotListView(generics.ListAPIView[Player]):
+    """The club's practice robots, weakest first, one a strength: invite one to a match
+    or a money session like any member; it accepts at once and plays unrated
+    (docs/practice.md)."""
+
+    serializer_class = RobotOutput
+    filter_backends = []  # three robots: nothing to filter
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return club_selectors.robot_list()
 
 
 # Play settings -------------------------------------------------------------------------

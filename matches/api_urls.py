@@ -26,6 +26,7 @@ urlpatterns = [
         api.MatchTavliRecordView.as_view(),
         name="api-match-tavli-record",
     ),
+    path("robots/", api.RobotListView.as_view(), name="api-robots"),
     path(
         "play-settings/",
         Operations(api.PlaySettingsView, api.PlaySettingsUpdateView),

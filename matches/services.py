@@ -23,6 +23,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, ClassVar, assert_never
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
@@ -42,7 +43,7 @@ from backgammon.game import (
 )
 from backgammon.match import TAVLI_ORDERS as TAVLI_ORDERS_BY_NAME
 from backgammon.match import MatchState
-from backgammon.variants import Variants
+from backgammon.variants import STANDARD, Variants
 from club import services as club_services
 from club.memos import Memo, MemoKind
 from club.models import MatchResult, Player, SourceKind
@@ -51,6 +52,7 @@ from matches import clocks, selectors, signals, table_engine
 from matches.errors import NotYourTurn
 from matches.models import CLUB_LOBBY, Action, LobbyVersion, Match, PlaySettings, Seat, Table
 from web import clock
+from web.documents import JSONDocument
 from web.errors import Conflict, Forbidden, Invalid, NotFound
 from web.prepared import OneRow
 
@@ -225,6 +227,8 @@ def match_create(*, creator: Player, opponent: Player | None, options: MatchOpti
     ``Invalid``."""
     if opponent is not None and opponent.pk == creator.pk:
         raise Invalid(_("A player cannot play a match against themself."))
+    if opponent is not None and opponent.robot:
+        _robot_check(options)
     server_seed = core_dice.new_server_seed()
     table = Table.objects.create(delay=options.spec.delay, on_timeout=options.on_timeout)
     match = Match.objects.create(
@@ -242,7 +246,18 @@ def match_create(*, creator: Player, opponent: Player | None, options: MatchOpti
         client_seed=options.seed,
     )
     _lobby_move(match)
+    if opponent is not None and opponent.robot:  # a robot accepts at once
+        return match_accept(match=match, player=opponent)
     return match
+
+
+def _robot_check(options: MatchOptions) -> None:
+    """A match against the practice robot: unrated (it has no rating to move), standard
+    backgammon (the engine's only game). Raises ``Invalid``."""
+    if options.rated:
+        raise Invalid(_("A match against the practice robot is never rated."))
+    if options.tavli is not None or options.state.options.variant != STANDARD:
+        raise Invalid(_("The practice robot plays standard backgammon only."))
 
 
 def _lobby_move(match: Match) -> None:
@@ -425,10 +440,48 @@ class MatchTurn(table_engine.TableTurn):
             self.players = (self.match.creator, self.match.opponent)
 
     @classmethod
+    def locked_turn(cls, table: Table, now: datetime) -> "MatchTurn":
+        return cls(match=_match_of(table), table=table, now=now)
+
+    def robot_request(self) -> JSONDocument | None:
+        """The robot's request when the side to act is a practice robot (docs/practice.md):
+        the game and the match as the rules core serializes them, its strength, the
+        table and the turn, and the queue its answer goes to."""
+        game, players = self.game, self.players
+        if game is None or game.turn is None or players is None:
+            return None
+        strength = players[game.turn].robot
+        if not strength or self.match.status != Match.Status.PLAYING:
+            return None
+        return {
+            "table": self.table.pk,
+            "turn_no": self.table.turn_no,
+            "strength": strength,
+            "game": game.to_dict(),
+            "match": dict(self.match.state),
+            "reply_queue": settings.ROBOT_REPLY_QUEUE,
+        }
+
+    def robot_answer(self, action: JSONDocument) -> None:
+        """The robot's action (one of ``ROBOT_ACTS``) as its player's, then what follows
+        it as after any player's action (``_settle``)."""
+        game = _game(self)
+        assert game.turn is not None and self.players is not None
+        name = action.get("act")
+        if not isinstance(name, str) or name not in ROBOT_ACTS:
+            raise Invalid(_("%(act)s is not an action.") % {"act": name})
+        act = Act(name)
+        play = action.get("play", "")
+        play = play if isinstance(play, str) else ""
+        after = _core_call(self, game, act, play=play, origin=None, die=None, value="")
+        self.record(after, actor=self.players[game.turn])
+        _settle(self)
+
+    @classmethod
     def timed_out(cls, table: Table, now: datetime) -> bool:
         """The side out of time loses (the core's forfeit, ``timeout``), or, at a table
         set to ``autoplay``, the server acts for it (``_autoplay``)."""
-        work = cls(match=_match_of(table), table=table, now=now)
+        work = cls.locked_turn(table, now)
         game = _game(work)
         side = game.turn
         if side is None:
@@ -543,6 +596,24 @@ def _core_call(
             return table_engine.rules_apply(game.reject_resign)
     assert_never(act)
 
+
+# What the practice robot does at the board: it never resigns, and never plays a move
+# checker by checker.
+ROBOT_ACTS = frozenset(
+    {
+        Act.ROLL,
+        Act.MOVE,
+        Act.DOUBLE,
+        Act.TAKE,
+        Act.PASS,
+        Act.BEAVER,
+        Act.ACCEPT_RESIGN,
+        Act.REJECT_RESIGN,
+    }
+)
+# The robot's settings at the board: the server rolls for it when it cannot double and
+# plays its forced moves, so the engine is asked only for a decision.
+ROBOT_SETTINGS = PlaySettings(auto_roll=True, auto_play_forced=True)
 
 # Actions that keep the acting side's period of the clock going (rolling, then moving).
 _CONTINUING = (Roll, MoveStep, Undo)
@@ -692,6 +763,8 @@ def _settings(work: MatchTurn, side: int) -> PlaySettings:
             found = None if player is None else player.play_settings
         except PlaySettings.DoesNotExist:
             found = None
+        if player is not None and player.robot:  # whatever a row says
+            found = ROBOT_SETTINGS
         work.settings[side] = found or PlaySettings()
     return work.settings[side]
 
@@ -779,7 +852,8 @@ def _finish(work: MatchTurn, *, ended_by: str, loser: int | None = None) -> None
     if winner is None:
         return
     match.winner = work.players[winner]
-    if match.money and score[0] != score[1]:
+    practice = any(player.robot for player in work.players)  # no money with a robot
+    if match.money and score[0] != score[1] and not practice:
         assert match.stake is not None
         amount = (score[0] - score[1]) * match.stake
         first, second = work.players

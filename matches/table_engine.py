@@ -11,6 +11,12 @@ writes everything once (``TableTurn.save``): the table with ``UPDATE ... WHERE v
 the others raise ``StaleTurn`` and roll back), the version the live channel compares
 moved on in it, then the log rows, and after commit the timeout task of a new deadline.
 
+When a practice robot is to act after a save (docs/practice.md), the same place sends
+its request after commit (``robot_ask``): by name, to the engine's worker on
+``ANALYSIS_QUEUE``, which answers by name (``ROBOT_ACT_TASK``); the answer is applied by
+``robot_act`` only at the turn it was asked for, and the sweep asks again for a robot
+whose table has not moved for ``ROBOT_ASK_AGAIN`` seconds (``robots_ask_again``).
+
 The timeout task (``table_timeout``) applies a deadline only if the table is still at
 the turn it was set for and the deadline has passed, so a late or repeated task does
 nothing; the periodic sweep (``tables_sweep``) catches a deadline whose task was lost.
@@ -29,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
@@ -52,6 +59,13 @@ log = logging.getLogger(__name__)
 
 # The one timeout task of every table (a match's, a chouette's).
 TIMEOUT_TASK = "matches.table_timeout"
+# The robot's request (analysis.robot_engine's task) and its answer (matches.tasks').
+ROBOT_TASK = "analysis.robot_move"
+ROBOT_ACT_TASK = "matches.robot_act"
+# Seconds without a move at a table where a robot is to act before the sweep asks again
+# (a request lost with its worker); a request expires after as long, so a worker that
+# was down does not work through a queue of requests that no longer count.
+ROBOT_ASK_AGAIN = 15.0
 # Seconds past a deadline before the sweep applies it: until then it is the timeout
 # task's, and the sweep racing it for the same rows only makes both wait.
 SWEEP_GRACE = 1.0
@@ -115,9 +129,27 @@ class TableTurn(ABC):
 
     @classmethod
     @abstractmethod
+    def locked_turn(cls, table: Table, now: datetime) -> "TableTurn":
+        """The owner's turn at the locked ``table`` (its own row locked with it)."""
+
+    @classmethod
+    @abstractmethod
     def timed_out(cls, table: Table, now: datetime) -> bool:
         """Apply the due timeout at the locked ``table`` (``table_due``'s); True if
         applied."""
+
+    def robot_request(self) -> JSONDocument | None:
+        """The request for the practice robot to act now, if the side to act is one
+        (``analysis.robot_engine.RobotRequest``); None otherwise, and at tables whose
+        owner seats no robot."""
+        return None
+
+    def robot_answer(self, action: JSONDocument) -> None:
+        """Apply the robot's ``action`` at the locked table (the robot is to act at the
+        turn it was asked for): the owner's own call of the rules core, logged as the
+        robot's, then settled as a player's action is. Called only where
+        ``robot_request`` asked: an owner that seats robots overrides both."""
+        raise NotImplementedError(f"no robot plays at a {self.owner}'s table")
 
     @abstractmethod
     def dice_stream(self) -> DiceStream:
@@ -242,6 +274,10 @@ class TableTurn(ABC):
         if table.deadline is not None and deadline != self.deadline_was:
             table_id, turn_no, eta = table.pk, table.deadline_turn, table.deadline
             after_commit(lambda: _schedule(table_id, turn_no, eta))
+        if table.status == Table.Status.PLAYING:
+            request = self.robot_request()
+            if request is not None:
+                after_commit(lambda: robot_ask(request))
 
 
 _KINDS: dict[str, type[TableTurn]] = {}
@@ -259,19 +295,87 @@ def _schedule(table_id: int, turn_no: int, eta: datetime) -> None:
     send_at(TIMEOUT_TASK, args=[table_id, turn_no], eta=eta, queue=settings.MATCHES_TIMEOUT_QUEUE)
 
 
+def robot_ask(request: JSONDocument) -> None:
+    """Send the robot's request to the engine's worker; it expires unanswered after
+    ``ROBOT_ASK_AGAIN`` seconds, when the sweep asks again."""
+    current_app.send_task(
+        ROBOT_TASK,
+        args=[request],
+        queue=settings.ANALYSIS_QUEUE,
+        expires=ROBOT_ASK_AGAIN,
+        ignore_result=True,
+    )
+
+
+def _owned(table_id: int, *, skip_locked: bool = False) -> Table | None:
+    """The table ``table_id``, locked, each owner's id read with it (``owner_<name>``);
+    ``skip_locked``: None if another transaction holds it (PostgreSQL)."""
+    owners = {f"owner_{name}": F(f"{name}__pk") for name in _KINDS}
+    return (
+        Table.objects.select_for_update(of=("self",), skip_locked=skip_locked)
+        .annotate(**owners)
+        .filter(pk=table_id)
+        .first()
+    )
+
+
+def _kind_of(table: Table) -> type[TableTurn]:
+    return next(kind for name, kind in _KINDS.items() if getattr(table, f"owner_{name}"))
+
+
+@transaction.atomic
+def robot_act(*, table_id: int, turn_no: int, action: JSONDocument) -> bool:
+    """The robot's answer to the request of turn ``turn_no``: applied only if the table
+    is still in play at that turn (a late or repeated answer does nothing) and a robot
+    is to act there. True if applied."""
+    table = _owned(table_id)
+    if table is None or table.status != Table.Status.PLAYING or table.turn_no != turn_no:
+        return False
+    turn = _kind_of(table).locked_turn(table, clock.now())
+    request = turn.robot_request()
+    if request is None or request["turn_no"] != turn_no:
+        return False
+    try:
+        turn.robot_answer(action)
+        turn.save()
+    except (Conflict, Invalid) as error:  # the rules refused it: the clock runs on
+        log.warning("table %s: the robot's %s refused: %s", table_id, action, error)
+        transaction.set_rollback(True)
+        return False
+    return True
+
+
+def robots_ask_again(*, limit: int = 100) -> int:
+    """Ask again for each robot to act at a table in play that has not moved for
+    ``ROBOT_ASK_AGAIN`` seconds (its request lost, or expired while the engine's worker
+    was down). Returns how many requests were sent."""
+    still = clock.now() - timedelta(seconds=ROBOT_ASK_AGAIN)
+    waiting = (
+        Table.objects.filter(status=Table.Status.PLAYING, updated_at__lte=still)
+        .filter(seats__player__robot__gt="")
+        .values_list("pk", flat=True)
+        .distinct()[:limit]
+    )
+    sent = 0
+    for pk in waiting:
+        with transaction.atomic():
+            table = _owned(pk, skip_locked=True)
+            if table is None or table.status != Table.Status.PLAYING:
+                continue
+            request = _kind_of(table).locked_turn(table, clock.now()).robot_request()
+        if request is not None:
+            robot_ask(request)
+            sent += 1
+    return sent
+
+
 def table_due(*, table_id: int, turn_no: int, skip_locked: bool = False) -> Table | None:
     """The table ``table_id``, locked, if its timeout of turn ``turn_no`` is due: still
     in play at that turn (or, from the turn its deadline was set at, ``deadline_turn``,
     at any later one while that deadline stands), its deadline passed; ``skip_locked``:
     None too if another transaction holds the table (PostgreSQL). None otherwise. Each
     owner's id is read with it (``owner_<name>``)."""
-    owners = {f"owner_{name}": F(f"{name}__pk") for name in _KINDS}
-    table = (
-        Table.objects.select_for_update(of=("self",), skip_locked=skip_locked)
-        .annotate(**owners)
-        .filter(pk=table_id)
-        .first()
-    )
+    table = _owned(table_id, skip_locked=skip_locked)
     if (
         table is None
         or table.status != Table.Status.PLAYING
@@ -301,8 +405,7 @@ def _timeout(table_id: int, turn_no: int, *, skip_locked: bool) -> bool:
     table = table_due(table_id=table_id, turn_no=turn_no, skip_locked=skip_locked)
     if table is None:
         return False
-    kind = next(kind for name, kind in _KINDS.items() if getattr(table, f"owner_{name}"))
-    applied = kind.timed_out(table, clock.now())
+    applied = _kind_of(table).timed_out(table, clock.now())
     if applied:
         log.info("table %s: turn %s timed out", table_id, turn_no)
     return applied

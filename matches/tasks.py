@@ -15,5 +15,13 @@ def table_timeout(table_id: int, turn_no: int) -> bool:
 
 @shared_task(name="matches.sweep", ignore_result=True)
 def sweep() -> int:
-    """Apply every timeout that is due whose task was lost (run by beat every few seconds)."""
-    return table_engine.tables_sweep()
+    """Apply every timeout that is due whose task was lost, and ask the robots again
+    whose request was (run by beat every few seconds)."""
+    return table_engine.tables_sweep() + table_engine.robots_ask_again()
+
+
+@shared_task(name=table_engine.ROBOT_ACT_TASK, ignore_result=True)
+def robot_act(table_id: int, turn_no: int, action: dict[str, str]) -> bool:
+    """Apply the practice robot's answer (from the engine's worker) if the table is still
+    at the turn it was asked for (a late or repeated answer does nothing)."""
+    return table_engine.robot_act(table_id=table_id, turn_no=turn_no, action=action)

@@ -25,7 +25,7 @@ from backgammon.dice import ALGORITHM
 from backgammon.game import Game, Phase
 from club import selectors as club_selectors
 from club.auth import member
-from club.models import MatchResult, Player
+from club.models import MatchResult, Player, RobotStrength
 from matches import board, clocks, selectors, services
 from matches import live as match_live
 from matches.models import Match, PlaySettings
@@ -79,6 +79,15 @@ class MatchForm(forms.Form):
             "A username; leave it empty for an open challenge any member may accept."
         ),
     )
+    robot = forms.ChoiceField(
+        label=gettext_lazy("Or a practice robot"),
+        required=False,
+        choices=[("", gettext_lazy("no robot")), *RobotStrength.choices],
+        help_text=gettext_lazy(
+            "It accepts at once and plays unrated, standard backgammon only; a money "
+            "session against it moves no money."
+        ),
+    )
     length = forms.IntegerField(
         label=gettext_lazy("Points"),
         min_value=0,
@@ -112,10 +121,13 @@ class MatchForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        """A money session is never rated (the service refuses a rated one): 'Rated',
-        ticked by default, is set aside for it rather than refused."""
+        """A money session and a match against a robot are never rated (the service
+        refuses a rated one): 'Rated', ticked by default, is set aside for them rather
+        than refused."""
         data = super().clean() or {}
-        if data.get("length") == 0:
+        if data.get("robot") and data.get("opponent"):
+            raise forms.ValidationError(_("Invite a member or a robot, not both."))
+        if data.get("length") == 0 or data.get("robot"):
             data["rated"] = False
         return data
 
@@ -140,6 +152,8 @@ def play(request: HttpRequest) -> HttpResponseBase:
         except ServiceError as error:
             form.add_error(None, str(error.message))
         else:
+            if match.status == Match.Status.PLAYING:  # a robot accepted at once
+                return redirect("play-match", match.pk)
             if match.opponent is None:
                 messages.success(request, _("Your open challenge is in the lobby."))
             else:
@@ -182,7 +196,12 @@ def _clock_label(clock: Any) -> str:
 
 def _create(me: Player, form: MatchForm) -> Match:
     data = form.cleaned_data
-    opponent = club_selectors.player_get(username=data["opponent"]) if data["opponent"] else None
+    if data["robot"]:
+        opponent: Player | None = club_selectors.robot_get(strength=data["robot"])
+    elif data["opponent"]:
+        opponent = club_selectors.player_get(username=data["opponent"])
+    else:
+        opponent = None
     game: str = data["game"] or "standard"
     tavli = game.removeprefix(TAVLI_PREFIX) if game.startswith(TAVLI_PREFIX) else None
     options = services.MatchOptions(

@@ -1,6 +1,9 @@
 """Fixtures shared by every Django test: players, staff and authenticated API clients."""
 
+import importlib
+
 import pytest
+from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache, caches
 from rest_framework.test import APIClient
@@ -18,6 +21,14 @@ def cache_emptied():
     cache.clear()
     caches["throttle"].clear()
     live._WATCHER.forget()
+
+
+@pytest.fixture
+def robots(db):
+    """The practice robots as their migration makes them: a test with
+    ``transaction=True`` needs them made again, the flush after another such test having
+    emptied the tables the migrations filled."""
+    importlib.import_module("club.migrations.0007_player_robot").robots_create(apps, None)
 
 
 @pytest.fixture

@@ -161,12 +161,12 @@ def _an_online_chouette(*players, staff):
 
 
 @pytest.fixture
-def club_with_books(make_player, staff):
+def club_with_books(make_player, staff, robots):
     """The players the schema's examples name (alice and bob, password as in the token
     example; dave and erin sit at the example chouette), a rated result, a payment, a
     balance no single leg could hold, matches: one being played, one finished (its dice
     revealed), an open challenge, a tournament being played, and an online chouette with
-    its first game on."""
+    its first game on; and the practice robots (an example invites one)."""
     alice, bob = make_player("alice"), make_player("bob")
     dave, _erin = make_player("dave"), make_player("erin")
     playing = matches_services.match_create(

@@ -264,6 +264,8 @@ def entry_add(
 ) -> Entry:
     """Enter a player (before the draw, once each); the entry fee is posted to the books,
     player to prize pool, with the tournament as its source."""
+    if player.robot:
+        raise Invalid(_("The practice robot plays only the matches members invite it to."))
     locked = _lock(tournament)
     _editable(locked)
     if locked.entries.filter(player=player).exists():

@@ -2,6 +2,8 @@
 contexts. An invitation appears in the invited player's lobby without a reload; when it
 is accepted, the inviter's lobby goes to the board by itself."""
 
+import re
+
 import pytest
 
 from matches.models import Match
@@ -63,3 +65,19 @@ def test_an_invitation_appears_and_its_acceptance_takes_the_inviter_to_the_board
     alice.wait_for_selector("svg.board")
     # bob's invitation to alice, still waiting, went nowhere: only her own takes her.
     assert Match.objects.get(creator__user__username="bob").status == Match.Status.INVITED
+
+
+def test_a_member_picks_a_practice_robot_and_is_taken_to_the_board(open_lobby, make_player, robots):
+    make_player("alice")
+    alice = open_lobby("alice")
+    form = alice.locator("#new-match")
+    form.get_by_label("Or a practice robot").select_option("beginner")
+    form.get_by_role("button").click()
+    alice.wait_for_url(re.compile(r"/play/[0-9]+/$"))  # the board, not the lobby
+    alice.wait_for_selector("svg.board")
+    match = Match.objects.get(creator__user__username="alice")
+    assert alice.url.endswith(f"/play/{match.pk}/")
+    assert "Robot (beginner)" in alice.locator("h1").inner_text()
+    assert match.status == Match.Status.PLAYING and not match.rated
+    alice.goto("/play/")
+    alice.locator("#my-matches .robot-mark").wait_for()

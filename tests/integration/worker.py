@@ -24,11 +24,15 @@ def database_url_for_processes(*, host: str | None = None, port: int | None = No
 
 
 @contextmanager
-def worker_process(*, test_database: bool = False) -> Iterator[str]:
+def worker_process(*, test_database: bool = False, kind: str = "analysis") -> Iterator[str]:
     """Start a worker; yield its queue's name. ``test_database``: the worker uses the
-    test's database (a test with ``transaction=True``, whose rows the worker must see)."""
+    test's database (a test with ``transaction=True``, whose rows the worker must see).
+    ``kind``: ``analysis`` (the engine's worker, one task at a time) or ``worker`` (the
+    ordinary one, without beat: the tasks the engine answers with)."""
     queue = f"test-{uuid.uuid4().hex[:12]}"
-    command = service_commands("127.0.0.1:0")["analysis"] + ["--queues", queue, "--pool", "solo"]
+    command = service_commands("127.0.0.1:0", beat_apart=True)[kind] + ["--queues", queue]
+    if kind == "analysis":
+        command += ["--pool", "solo"]
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings"}
     if test_database:
         env["DATABASE_URL"] = database_url_for_processes()

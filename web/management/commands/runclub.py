@@ -36,7 +36,8 @@ def service_commands(bind: str, *, beat_apart: bool = False) -> dict[str, list[s
       at a time, so a timeout never waits behind another task), with beat on a thread of
       its own (``--beat-thread``, web.beat);
     - ``analysis``: the engine's queue alone, one run at a time in a child process (the
-      hard time limit kills only a process): never in the way of a timeout.
+      hard time limit kills only a process): never in the way of a timeout; the match
+      analyses and the practice robot's moves (``analysis.robot_engine``, docs/practice.md).
     """
     python = sys.executable
     queues = dict.fromkeys([settings.MATCHES_TIMEOUT_QUEUE or "celery", "celery"])
@@ -56,7 +57,7 @@ def service_commands(bind: str, *, beat_apart: bool = False) -> dict[str, list[s
         "analysis": [
             python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
             "--queues", settings.ANALYSIS_QUEUE, "--concurrency", "1",
-            "--hostname", "analysis@%h",
+            "--hostname", "analysis@%h", "--include", "analysis.robot_engine",
         ],
     }  # fmt: skip
     if beat_apart:

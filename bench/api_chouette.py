@@ -937,9 +937,7 @@ def main() -> None:
     print(f"Machine: {os.cpu_count()} cores, {play.load_average()} at the start; logs in {var_dir}")
     print(f"Service tree: {play.TREE} ({play.tree_commit()})")
     with play.service(env, var_dir) as children:
-        from web.management.commands.runclub import service_commands
-
-        print("Web: " + " ".join(service_commands(play.BIND)["web"][2:]))
+        print("Web: " + " ".join(play.tree_commands(env)["web"][2:]))
         print(f"Database connections: DATABASE_POOL={args.pool} (0: one a request, closed after)")
         print("One chouette alone...", file=sys.stderr)
         web_log = var_dir / "web.log"

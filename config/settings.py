@@ -311,20 +311,21 @@ SPECTACULAR_SETTINGS = {
 # workers): an entry dropped by one (a token's user changed) is gone for the others too.
 # A per-process memory cache could not say so. Django's file cache keeps to 300 entries
 # (then drops a third of them at random: a miss, read again from the database), checked
-# at most once a second (web/cache.py).
+# at most once a second (web/cache.py; Redis through Django's backend with its clients
+# built once, there too).
 # "throttle": each user's recent API writes (web/throttling.py), shared by every process the
 # same way: in Redis under its own prefix, or files of their own under VAR_DIR/throttle,
 # kept to more entries than the club has members writing within a minute.
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    "default": {"BACKEND": "web.cache.RedisCache", "LOCATION": CACHE_URL}
     if CACHE_URL
     else {
         "BACKEND": "web.cache.FileCache",
         "LOCATION": str(VAR_DIR / "cache"),
     },
     "throttle": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "web.cache.RedisCache",
         "LOCATION": CACHE_URL,
         "KEY_PREFIX": "throttle",
     }

@@ -184,6 +184,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "timeout": env_int("DATABASE_POOL_TIMEOUT", 20),
             "reconnect_timeout": 5,
         }
+        # The pool's connections outlive the requests, so a statement prepared on one
+        # serves every later request that borrows it: the table engine's locked reads are
+        # (web/prepared.py), planned once per connection. Only a cursor that binds its
+        # parameters on the server prepares: Django's own bind them in the client, never.
+        DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the Celery worker share the file: wait for locks, don't fail.
     DATABASES["default"]["CONN_MAX_AGE"] = 0

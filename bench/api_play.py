@@ -70,6 +70,11 @@ BASELINE_S = 10.0  # seconds of one match alone, before the throughput part
 POLL_EVERY = 1.0  # seconds between two polls (the plain and conditional mechanisms)
 STREAM_SILENCE = 40  # seconds without a byte on a stream before the client gives it up
 MECHANISMS = ("stream", "held", "poll", "conditional")
+# Seconds a game at the peak waits after an answer before its next action: with G games
+# the peak asks G / PACE_MEAN actions a second at most (100 for 200 games), and less by
+# the time each answer takes and each new match's start.
+PACE = (1.0, 3.0)
+PACE_MEAN = sum(PACE) / 2
 # DATABASE_POOL of the production layout (docker-compose.yml): each web process shares
 # 16 connections among its threads (bench/README.md: 0 against a pool).
 POOL = 16
@@ -566,7 +571,7 @@ def paced_game(
                 return
             ready["match"] = match
             continue
-        if stop.wait(rng.uniform(1.0, 3.0)):
+        if stop.wait(rng.uniform(*PACE)):
             return
         match = play_action(by_name, match, rng, sent) or match_fetch(clients[0], match["id"])
         if match is None:
@@ -932,7 +937,8 @@ def report_peak(result: Peak, plan: Plan) -> None:
     print(f"  {cores_line(result.cores)}")
     print(f"  {cpu_per_action_line(result.cores, seconds, actions)}")
     print(
-        f"  actions {actions / seconds:.1f}/s; web CPU "
+        f"  actions {actions / seconds:.1f}/s (the pace asks {plan.games / PACE_MEAN:.0f}/s at "
+        f"most: each game acts {PACE_MEAN:.0f} s after its last answer on average); web CPU "
         f"{1000 * result.cpu / max(1, actions):.0f} ms "
         "an action, its followers' live answers and the rest of the web's work included"
     )

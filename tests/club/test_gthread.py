@@ -63,8 +63,7 @@ def test_the_worker_serves_while_requests_are_held_and_stops_when_asked(tmp_path
         assert wait_until(lambda: _answers(port)), "gunicorn did not start"
         answers: list[str] = []
         holders = [
-            threading.Thread(target=lambda: answers.append(_get(port, "/hold")))
-            for _ in range(5)
+            threading.Thread(target=lambda: answers.append(_get(port, "/hold"))) for _ in range(5)
         ]
         for holder in holders:
             holder.start()

@@ -737,6 +737,7 @@ def report_peak(result: Peak, checked: Checked) -> None:
     )
     actions = len(actions_of(record, PLAYED))
     print(f"  {play.cores_line(result.cores)}")
+    print(f"  {play.cpu_per_action_line(result.cores, seconds, actions)}")
     print(
         f"  actions {actions / seconds:.1f}/s; web CPU "
         f"{1000 * result.cpu / max(1, actions):.0f} ms "

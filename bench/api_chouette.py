@@ -737,6 +737,7 @@ def report_peak(result: Peak, checked: Checked) -> None:
     )
     actions = len(actions_of(record, PLAYED))
     print(f"  {play.cores_line(result.cores)}")
+    print(f"  {play.cpu_per_action_line(result.cores, seconds, actions)}")
     print(
         f"  actions {actions / seconds:.1f}/s; web CPU "
         f"{1000 * result.cpu / max(1, actions):.0f} ms "
@@ -937,9 +938,7 @@ def main() -> None:
     print(f"Machine: {os.cpu_count()} cores, {play.load_average()} at the start; logs in {var_dir}")
     print(f"Service tree: {play.TREE} ({play.tree_commit()})")
     with play.service(env, var_dir) as children:
-        from web.management.commands.runclub import service_commands
-
-        print("Web: " + " ".join(service_commands(play.BIND)["web"][2:]))
+        print("Web: " + " ".join(play.tree_commands(env)["web"][2:]))
         print(f"Database connections: DATABASE_POOL={args.pool} (0: one a request, closed after)")
         print("One chouette alone...", file=sys.stderr)
         web_log = var_dir / "web.log"

@@ -33,6 +33,7 @@ import os
 import random
 import re
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -55,7 +56,7 @@ from urllib3.util import Retry
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-BIND = "127.0.0.1:8765"
+BIND = "127.0.0.1:8765"  # a free port's instead unless --port says (target_set)
 BASE = f"http://{BIND}"
 DATABASE = "club_bench_play"
 POSTGRES = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
@@ -69,6 +70,11 @@ BASELINE_S = 10.0  # seconds of one match alone, before the throughput part
 POLL_EVERY = 1.0  # seconds between two polls (the plain and conditional mechanisms)
 STREAM_SILENCE = 40  # seconds without a byte on a stream before the client gives it up
 MECHANISMS = ("stream", "held", "poll", "conditional")
+# Seconds a game at the peak waits after an answer before its next action: with G games
+# the peak asks G / PACE_MEAN actions a second at most (100 for 200 games), and less by
+# the time each answer takes and each new match's start.
+PACE = (1.0, 3.0)
+PACE_MEAN = sum(PACE) / 2
 # DATABASE_POOL of the production layout (docker-compose.yml): each web process shares
 # 16 connections among its threads (bench/README.md: 0 against a pool).
 POOL = 16
@@ -173,10 +179,8 @@ def django_setup(env: dict[str, str]) -> None:
 @contextmanager
 def service(env: dict[str, str], log_dir: Path) -> Iterator[dict[str, subprocess.Popen[bytes]]]:
     """The web server, the Celery workers and beat, as ``runclub`` starts them; stopped after."""
-    from web.management.commands.runclub import service_commands
-
     children = {}
-    for name, command in service_commands(BIND).items():
+    for name, command in tree_commands(env).items():
         log = open(log_dir / f"{name}.log", "wb")  # noqa: SIM115 (closed with the process)
         children[name] = subprocess.Popen(
             command, cwd=TREE, env=env, stdout=log, stderr=log, start_new_session=True
@@ -192,6 +196,25 @@ def service(env: dict[str, str], log_dir: Path) -> Iterator[dict[str, subprocess
                 child.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 child.kill()
+
+
+def tree_commands(env: dict[str, str]) -> dict[str, list[str]]:
+    """``runclub.service_commands`` as the service's tree has it (``--tree``: another
+    checkout's commands may differ from this one's)."""
+    code = (
+        "import json, sys; from web.management.commands.runclub import service_commands; "
+        "print(json.dumps(service_commands(sys.argv[1])))"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code, BIND],
+        cwd=TREE,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    commands: dict[str, list[str]] = json.loads(found.stdout)
+    return commands
 
 
 def wait_for_web(web: subprocess.Popen[bytes]) -> None:
@@ -230,33 +253,51 @@ def _tree(pid: int) -> list[int]:
     return found
 
 
-def _servers() -> dict[str, list[int]]:
-    """The PostgreSQL and Redis processes on the machine, by their name."""
-    servers: dict[str, list[int]] = {"PostgreSQL": [], "Redis": []}
+# A PostgreSQL backend's process title: "postgres: [<cluster>: ]<user> <database> <client>
+# <what it does>", the client "<address>(<port>)" or "[local]".
+BACKEND_TITLE = re.compile(r"postgres: (?:\S+: )?\S+ (?P<database>\S+) (?:\S+\(\d+\)|\[local\]) ")
+
+
+def _servers(database: str) -> dict[str, list[int]]:
+    """The PostgreSQL and Redis processes on the machine: PostgreSQL's backends serving
+    ``database`` (their title names it), its shared processes (the postmaster, the WAL
+    writer, the checkpointer, autovacuum: they serve every database on the server), and
+    Redis (one server for every DB: other work's commands count in it too). Backends of
+    other databases (other work on a shared machine) are left to "other"."""
+    servers: dict[str, list[int]] = {"PostgreSQL": [], "PostgreSQL, shared": [], "Redis": []}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             name = (entry / "comm").read_text().strip()
-        except FileNotFoundError:
+            title = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except (FileNotFoundError, ProcessLookupError):
             continue
-        if name.startswith("postgres"):
-            servers["PostgreSQL"].append(int(entry.name))
-        elif name.startswith("redis-server"):
+        if name.startswith("redis-server"):
             servers["Redis"].append(int(entry.name))
+        elif name.startswith("postgres"):
+            backend = BACKEND_TITLE.match(title)
+            if backend is None:
+                servers["PostgreSQL, shared"].append(int(entry.name))
+            elif backend["database"] == database:
+                servers["PostgreSQL"].append(int(entry.name))
     return servers
 
 
 def cpu_snapshot(children: dict[str, subprocess.Popen[bytes]]) -> dict[str, float]:
-    """CPU seconds used so far by the web server (gunicorn's master and workers), the
-    Celery processes, PostgreSQL and Redis (every process of theirs), this bench, and the
-    whole machine busy (``/proc/stat``): taken before and after a part, ``cores_used``
-    says where the cores went."""
+    """CPU seconds used so far by the web server (gunicorn's master and workers), each
+    Celery process by its name in ``runclub.service_commands`` (``worker``: the timeouts,
+    the sweeps and beat; ``analysis``), PostgreSQL and Redis (``_servers``), this bench,
+    and the whole machine busy (``/proc/stat``): taken before and after a part,
+    ``cores_used`` says where the cores went and ``cpu_per_action_line`` what an action
+    cost each of them, a figure other work on the machine does not move (it runs on
+    other processes), where the part's latencies are the load's."""
     tick = os.sysconf("SC_CLK_TCK")
+    database = os.environ["DATABASE_URL"].rsplit("/", 1)[1]
     groups = {
         "web": _tree(children["web"].pid),
-        "Celery": [pid for name, c in children.items() if name != "web" for pid in _tree(c.pid)],
-        **_servers(),
+        **{name: _tree(child.pid) for name, child in children.items() if name != "web"},
+        **_servers(database),
         "the bench": [os.getpid()],
     }
     used = {group: sum(map(_cpu_ticks, pids)) / tick for group, pids in groups.items()}
@@ -282,6 +323,18 @@ def cores_used(
 def cores_line(cores: dict[str, float]) -> str:
     parts = ", ".join(f"{group} {used:.2f}" for group, used in cores.items() if group != "machine")
     return f"cores busy {cores['machine']:.2f} of {os.cpu_count()} ({parts})"
+
+
+def cpu_per_action_line(cores: dict[str, float], seconds: float, actions: int) -> str:
+    """CPU milliseconds per action, by process (``cores_used`` over the part's actions):
+    what one action, with everything it brings about (its followers' live answers, the
+    worker's timeouts, the queries), cost each process."""
+    groups = [group for group in cores if group not in ("machine", "other")]
+    parts = ", ".join(
+        f"{group} {1000 * cores[group] * seconds / max(1, actions):.2f}" for group in groups
+    )
+    total = sum(cores[group] for group in groups)
+    return f"CPU ms per action: {1000 * total * seconds / max(1, actions):.2f} in all ({parts})"
 
 
 def players_create(run: str, count: int) -> list[tuple[str, str]]:
@@ -518,7 +571,7 @@ def paced_game(
                 return
             ready["match"] = match
             continue
-        if stop.wait(rng.uniform(1.0, 3.0)):
+        if stop.wait(rng.uniform(*PACE)):
             return
         match = play_action(by_name, match, rng, sent) or match_fetch(clients[0], match["id"])
         if match is None:
@@ -882,8 +935,10 @@ def report_peak(result: Peak, plan: Plan) -> None:
     )
     actions = sum(len(record.latencies.get(kind, [])) for kind in ACTIONS)
     print(f"  {cores_line(result.cores)}")
+    print(f"  {cpu_per_action_line(result.cores, seconds, actions)}")
     print(
-        f"  actions {actions / seconds:.1f}/s; web CPU "
+        f"  actions {actions / seconds:.1f}/s (the pace asks {plan.games / PACE_MEAN:.0f}/s at "
+        f"most: each game acts {PACE_MEAN:.0f} s after its last answer on average); web CPU "
         f"{1000 * result.cpu / max(1, actions):.0f} ms "
         "an action, its followers' live answers and the rest of the web's work included"
     )
@@ -967,10 +1022,20 @@ def target_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--database", help="the PostgreSQL database (created, migrated)")
     parser.add_argument(
+        "--port", type=int, default=0, help="the web server's port (default: a free one)"
+    )
+    parser.add_argument(
         "--redis",
         help="the Redis DBs: broker,results,cache (the cache may share the results' DB); "
         f"default 12,13,{CACHE_DB}",
     )
+
+
+def free_port() -> int:
+    """A port nobody listens on now (a shared machine: other work's servers have theirs)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def target_set(
@@ -978,7 +1043,9 @@ def target_set(
 ) -> tuple[str, tuple[int, int]]:
     """``target_options``' choices applied: the tree and the cache's DB set here, the
     database and the broker's and results' DBs returned (the given defaults else)."""
-    global TREE, CACHE_DB
+    global TREE, CACHE_DB, BIND, BASE
+    BIND = f"127.0.0.1:{args.port or free_port()}"
+    BASE = f"http://{BIND}"
     if args.tree:
         TREE = args.tree.resolve()
     if args.redis:
@@ -1003,6 +1070,11 @@ def main() -> None:
         "--games", type=int, help="games at once at the peak (default: 40 quick, 200 full)"
     )
     parser.add_argument("--seconds", type=float, help="length of each peak (default: 15 quick, 60)")
+    parser.add_argument(
+        "--peak-only",
+        action="store_true",
+        help="the peak alone: no throughput part before it, no clocks after",
+    )
     target_options(parser)
     args = parser.parse_args()
     database, redis_dbs = target_set(args, DATABASE, (12, 13))
@@ -1023,25 +1095,27 @@ def main() -> None:
     print(f"Machine: {os.cpu_count()} cores, {load_average()} at the start; logs in {var_dir}")
     print(f"Service tree: {TREE} ({tree_commit()})")
     with service(env, var_dir) as children:
-        from web.management.commands.runclub import service_commands
-
-        print("Web: " + " ".join(service_commands(BIND)["web"][2:]))
+        print("Web: " + " ".join(tree_commands(env)["web"][2:]))
         print(f"Database connections: DATABASE_POOL={args.pool} (0: one a request, closed after)")
-        print("Throughput...", file=sys.stderr)
-        alone = throughput(users, 1, BASELINE_S)
-        report_throughput(*alone, bots=1)
-        record, seconds, finished = throughput(users, plan.bots, plan.throughput_s)
-        report_throughput(record, seconds, finished, bots=plan.bots)
+        records = []
+        if not args.peak_only:
+            print("Throughput...", file=sys.stderr)
+            alone = throughput(users, 1, BASELINE_S)
+            report_throughput(*alone, bots=1)
+            record, seconds, finished = throughput(users, plan.bots, plan.throughput_s)
+            report_throughput(record, seconds, finished, bots=plan.bots)
+            records.append(record)
         peaks = []
         for mechanism in mechanisms:
             print(f"Peak, {mechanism}...", file=sys.stderr)
             peaks.append(peak(users, plan, mechanism, children, var_dir / "web.log"))
             report_peak(peaks[-1], plan)
             streams_settle(mechanism)
-        report_queries([record, *(p.record for p in peaks)])
+        report_queries([*records, *(p.record for p in peaks)])
         report_comparison(peaks)
-        print("Clocks...", file=sys.stderr)
-        report_clocks(clocks(users, plan), plan)
+        if not args.peak_only:
+            print("Clocks...", file=sys.stderr)
+            report_clocks(clocks(users, plan), plan)
     print(f"\nAt the end: {load_average()}")
 
 

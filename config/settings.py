@@ -184,6 +184,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "timeout": env_int("DATABASE_POOL_TIMEOUT", 20),
             "reconnect_timeout": 5,
         }
+        # The pool's connections outlive the requests, so a statement prepared on one
+        # serves every later request that borrows it: the table engine's locked reads are
+        # (web/prepared.py), planned once per connection. Only a cursor that binds its
+        # parameters on the server prepares: Django's own bind them in the client, never.
+        DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the Celery worker share the file: wait for locks, don't fail.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
@@ -311,20 +316,21 @@ SPECTACULAR_SETTINGS = {
 # workers): an entry dropped by one (a token's user changed) is gone for the others too.
 # A per-process memory cache could not say so. Django's file cache keeps to 300 entries
 # (then drops a third of them at random: a miss, read again from the database), checked
-# at most once a second (web/cache.py).
+# at most once a second (web/cache.py; Redis through Django's backend with its clients
+# built once, there too).
 # "throttle": each user's recent API writes (web/throttling.py), shared by every process the
 # same way: in Redis under its own prefix, or files of their own under VAR_DIR/throttle,
 # kept to more entries than the club has members writing within a minute.
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    "default": {"BACKEND": "web.cache.RedisCache", "LOCATION": CACHE_URL}
     if CACHE_URL
     else {
         "BACKEND": "web.cache.FileCache",
         "LOCATION": str(VAR_DIR / "cache"),
     },
     "throttle": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "web.cache.RedisCache",
         "LOCATION": CACHE_URL,
         "KEY_PREFIX": "throttle",
     }

@@ -5,7 +5,7 @@ request: for the locked read of a match (its table, both players, their users an
 play settings: 91 columns over eight tables) that compilation was about a third of the
 request's CPU, the query's own execution a tenth of it (bench/README.md, "The hot
 queries compiled once"). These run the very SQL the ORM writes (``OneRow``: compiled by
-the ORM itself, once per thread; ``row_update``, ``rows_insert``: the ORM's statements
+the ORM itself, once per process; ``row_update``, ``rows_insert``: the ORM's statements
 for the same fields), through the connection's cursor (its execute wrappers: the query
 log, the bench's counts), and read or write values as the ORM does (its converters, its
 ``from_db`` and ``select_related``'s populators; each field's ``get_db_prep_save`` and
@@ -15,7 +15,8 @@ log, the bench's counts), and read or write values as the ORM does (its converte
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -53,25 +54,36 @@ class _Plan:
 class OneRow(Generic[M]):
     """The one row (or none) a queryset of a fixed shape finds by one value, such as
     ``OneRow(lambda pk: Match.objects.select_related(...).filter(pk=pk))``: the same SQL,
-    rows and model instances as the queryset's, its SQL compiled on each thread's first
+    rows and model instances as the queryset's, its SQL compiled at the process's first
     call. Every other parameter of the queryset is fixed by that first compilation, so
-    none may depend on the moment or the request."""
+    none may depend on the moment or the request.
+
+    The plan is the process's, not each thread's: every thread's connection to the alias
+    has the same settings, so the compiler writes the same SQL for each, and nothing in
+    the plan changes once made (the converters and populators only read it). A web
+    process of a thousand threads compiled it once per thread (about 2 ms each, a few
+    hundred times at the peak's start: bench/README.md, "Every process's CPU")."""
 
     def __init__(self, build: Callable[[Any], QuerySet[M]]) -> None:
         self._build = build
-        self._local = threading.local()  # a thread's plan, on its own connection
+        self._made: _Plan | None = None
+        self._making = threading.Lock()
+
+    def _plan_made(self) -> _Plan:
+        with self._making:
+            if self._made is None:
+                self._made = self._plan()
+            return self._made
 
     def get(self, value: Any) -> M | None:
-        plan: _Plan | None = getattr(self._local, "plan", None)
-        if plan is None:
-            plan = self._local.plan = self._plan()
+        plan = self._made or self._plan_made()
         connection = connections[plan.alias]
         if plan.locks and connection.get_autocommit():
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
             )
         params = [value if param == _MARK else param for param in plan.params]
-        with connection.cursor() as cursor:
+        with _cursor_preparing(connection) as cursor:
             cursor.execute(plan.sql, params)
             found = cursor.fetchone()
         if found is None:
@@ -118,6 +130,34 @@ class OneRow(Generic[M]):
             populators=tuple(get_related_populators(info, select, alias)),  # type: ignore[call-arg]
             annotations=tuple(compiler.annotation_col_map.items()),
         )
+
+
+@contextmanager
+def _cursor_preparing(connection: BaseDatabaseWrapper) -> Iterator[Any]:
+    """The connection's cursor (its wrappers: the query log, the request log's database
+    time, the bench's counts), binding its parameters on the server where the connection
+    prepares statements: PostgreSQL through Django's pool, whose connections outlive the
+    requests (psycopg's ``prepare_threshold`` set, config/settings.py). There psycopg
+    prepares the statement at its first run on each connection and PostgreSQL plans it
+    once, not at every request: the locked read's plan, eight tables joined, was about
+    0.7 ms of PostgreSQL's CPU an action, more than running it (bench/README.md, "Every
+    process's CPU"). Elsewhere (SQLite, a connection a request) Django's own cursor, whose
+    parameters are bound in the client and nothing is prepared."""
+    with connection.cursor() as plain:
+        raw = connection.connection
+        if getattr(raw, "prepare_threshold", None) is None:
+            yield plain
+            return
+        from psycopg import Cursor
+        from psycopg.pq import Format
+
+        server = Cursor(raw)
+        # Django's cursor reads times in the connection's time zone (``create_cursor``).
+        timestamptz = raw.adapters.types["timestamptz"].oid
+        loader = plain.cursor.adapters.get_loader(timestamptz, Format.TEXT)
+        server.adapters.register_loader(timestamptz, loader)
+        with type(plain)(server, connection) as cursor:
+            yield cursor
 
 
 def _quote(connection: BaseDatabaseWrapper, name: str | None) -> str:

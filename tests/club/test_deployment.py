@@ -140,7 +140,8 @@ def test_web_threads_do_not_each_keep_a_database_connection_unless_told_to():
 def test_database_pool_bounds_the_connections_of_a_process():
     options = _database_setting("OPTIONS", DATABASE_POOL="16", DATABASE_CONN_MAX_AGE="60")
     pool = "'min_size': 1, 'max_size': 16, 'timeout': 20, 'reconnect_timeout': 5"
-    assert options == "{'options': '-c lock_timeout=20s', 'pool': {" + pool + "}}"
+    prepared = "'prepare_threshold': 0"  # the locked reads prepared (web/prepared.py)
+    assert options == "{'options': '-c lock_timeout=20s', 'pool': {" + pool + "}, " + prepared + "}"
     options = _database_setting("OPTIONS", DATABASE_POOL="16", DATABASE_POOL_TIMEOUT="3")
     assert "'timeout': 3," in options
     assert _database_setting("CONN_MAX_AGE", DATABASE_POOL="16", DATABASE_CONN_MAX_AGE="60") == "0"

@@ -56,6 +56,35 @@ def test_the_locked_read_is_the_orms_read(alice, bob, django_assert_num_queries)
     assert found._state.adding is False and found._state.db == "default"
 
 
+@pytest.mark.postgresql
+@pytest.mark.django_db
+def test_through_the_pool_the_locked_read_is_prepared_once_and_reads_the_same(
+    alice, bob, monkeypatch
+):
+    """A connection that prepares statements (Django's pool: config/settings.py) runs the
+    same SQL, prepared at its first run and reused, through the same wrappers (each run
+    counted in the query log, whose text Django cannot read back from a prepared run)."""
+    PlaySettings.objects.create(player=alice, auto_roll=True)
+    match = start(alice, bob)
+    connection.ensure_connection()
+    monkeypatch.setattr(connection.connection, "prepare_threshold", 0)
+    with transaction.atomic():
+        orm = build(match.pk).get()
+        with CaptureQueriesContext(connection) as ours:
+            found = [services._LOCKED_MATCH.get(match.pk) for _ in range(3)]
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            prepared = [row[0] for row in cursor.fetchall() if "FOR UPDATE OF" in row[0]]
+    assert len(ours.captured_queries) == 3
+    assert len(prepared) == 1 and '"matches_match"."id" = $1' in prepared[0]
+    for read in found:
+        assert values_of(read) == values_of(orm)
+        assert values_of(read.table) == values_of(orm.table)
+        assert values_of(read.creator.user) == values_of(orm.creator.user)
+        assert read.creator.play_settings.auto_roll is True
+        assert read.table.updated_at.utcoffset() == orm.table.updated_at.utcoffset()
+
+
 @pytest.mark.django_db
 def test_a_missing_row_is_none():
     with transaction.atomic():

@@ -30,7 +30,8 @@ def service_commands(bind: str, *, beat_apart: bool = False) -> dict[str, list[s
       set): threads, not processes, hold the live channel's waiting requests
       (docs/live.md); 2,048 connections, so that 1,024 more than the threads stay open
       between a page's requests (keep-alive: with no more connections than threads,
-      gunicorn keeps none and warns at every start);
+      gunicorn keeps none and warns at every start); its ``gthread`` worker with the
+      loop's cost of each request held taken out (``web.gthread``);
     - ``worker``: the timeouts at their deadlines, the sweeps and the tournaments' tasks,
       on 8 threads (a timeout mostly waits on the database; each thread reserves one task
       at a time, so a timeout never waits behind another task), with beat on a thread of
@@ -46,8 +47,8 @@ def service_commands(bind: str, *, beat_apart: bool = False) -> dict[str, list[s
     commands = {
         "web": [
             python, "-m", "gunicorn", "config.wsgi", "--bind", bind,
-            "--worker-class", "gthread", "--threads", "1024", "--worker-connections", "2048",
-            "--limit-request-line", "8190",
+            "--worker-class", "web.gthread.ThreadWorker", "--threads", "1024",
+            "--worker-connections", "2048", "--limit-request-line", "8190",
         ],
         "worker": [
             python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",

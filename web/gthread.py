@@ -8,8 +8,10 @@ on each and removes it again: work in proportion to the requests held, and a web
 holds one for every live stream it serves (a few hundred at the 200-game peak, where it
 was 9% of the web's CPU: bench/README.md, "Every process's CPU"). Here a request forgets
 itself when it finishes (its future's done callback, beside gunicorn's own
-``finish_request``), and the loop looks at none of them; what the loop does otherwise is
-gunicorn's (23.0), unchanged.
+``finish_request``), and the loop looks at none of them. ``run`` is gunicorn 23.0's loop
+with that one change (gunicorn is MIT-licensed: LICENSES/gunicorn-MIT.txt); the pin
+``gunicorn>=23,<24`` in pyproject.toml keeps the two in step, and tests/club/test_gthread.py
+serves requests, streams and a graceful stop through it.
 """
 
 from __future__ import annotations
@@ -49,15 +51,12 @@ class ThreadWorker(GunicornThreadWorker):  # type: ignore[misc]  # gunicorn is u
         """gunicorn's loop, without asking which requests have finished."""
         for sock in self.sockets:
             sock.setblocking(False)
-            # a race condition during graceful shutdown may make the listener
-            # name unavailable in the request handler so capture it once here
             server = sock.getsockname()
             acceptor = partial(self.accept, server)
             self.poller.register(sock, selectors.EVENT_READ, acceptor)
 
         while self.alive:
-            # notify the arbiter we are alive
-            self.notify()
+            self.notify()  # the arbiter's heartbeat
 
             if self.nr_conns < self.worker_connections:
                 # wait for an event

@@ -34,9 +34,10 @@ class Worker:
     """The engine's worker, in the test: the requests sent after commit are kept, and
     ``answer`` decides each and applies it as ``matches.robot_act`` does."""
 
-    def __init__(self, capture) -> None:
+    def __init__(self, capture, decides=decide) -> None:
         self.asked: list[dict] = []
         self.capture = capture
+        self.decides = decides
 
     def run(self, call, **kwargs):
         """``call(**kwargs)``, what it sends after commit sent."""
@@ -50,7 +51,7 @@ class Worker:
             if not self.asked:
                 return applied
             request = self.asked.pop(0)
-            action = decide(request)
+            action = self.decides(request)
             applied += self.run(
                 table_engine.robot_act,
                 table_id=request["table"],

@@ -339,3 +339,20 @@ def test_a_robot_captain_leaves_its_crew_time_to_double(members, staff, worker, 
     humans.act("bob", "double", table.turn_no)
     (again,) = worker.asked[1:]
     assert "countdown" not in again  # nobody else could double: it acts at once
+
+
+def test_a_request_with_a_countdown_is_sent_that_much_later(monkeypatch, settings):
+    sent: list[dict] = []
+
+    class App:
+        @staticmethod
+        def send_task(name, **options):
+            sent.append({"name": name, **options})
+
+    monkeypatch.setattr(table_engine, "current_app", App)
+    table_engine.robot_ask({"table": 1, "turn_no": 3, "countdown": 5.0})
+    table_engine.robot_ask({"table": 1, "turn_no": 4})
+    later, now = sent
+    assert later["countdown"] == 5.0 and later["expires"] == 5.0 + table_engine.ROBOT_ASK_AGAIN
+    assert now["countdown"] is None and now["expires"] == table_engine.ROBOT_ASK_AGAIN
+    assert later["queue"] == settings.ANALYSIS_QUEUE

@@ -134,3 +134,11 @@ def test_the_box_answers_a_resignation_per_contract():
     assert ask(losing, None, "intermediate") == {"act": "accept_resign"}
     gammoned = chouette(TEAM, ({13: 10, 8: 5}, {1: 2})).resign("single")
     assert ask(gammoned, None, "intermediate") == {"act": "reject_resign"}
+
+
+def test_a_member_answers_the_boxs_resignation_for_its_own_contract():
+    losing = chouette(BOX, DOUBLE_PASS).resign("single")  # the box is winning
+    assert losing.turn == TEAM and "crew" in losing.awaiting.members
+    assert ask(losing, "crew", "intermediate") == {"act": "accept_resign"}
+    gammoned = chouette(BOX, ({13: 10, 8: 5}, {1: 2})).resign("single")
+    assert ask(gammoned, "crew", "intermediate") == {"act": "reject_resign"}

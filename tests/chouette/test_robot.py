@@ -356,3 +356,22 @@ def test_a_request_with_a_countdown_is_sent_that_much_later(monkeypatch, setting
     assert later["countdown"] == 5.0 and later["expires"] == 5.0 + table_engine.ROBOT_ASK_AGAIN
     assert now["countdown"] is None and now["expires"] == table_engine.ROBOT_ASK_AGAIN
     assert later["queue"] == settings.ANALYSIS_QUEUE
+
+
+def test_the_api_seats_the_robot_at_an_online_chouette_and_it_plays(api, members, worker, robot):
+    alice = members["alice"]
+    client = api.as_user(alice.user)
+    order = [robot.username, "alice", "bob"]
+    body = {"players": order, "order": order, "stake": "1.00"}
+    refused = client.post("/api/chouettes/", body, format="json")
+    assert refused.status_code == 400 and "online" in refused.json()["detail"]
+    opened = client.post("/api/chouettes/", {**body, "mode": "online"}, format="json")
+    assert opened.status_code == 201, opened.json()
+    started = worker.run(client.post, path=f"/api/chouettes/{opened.json()['id']}/start/")
+    assert started.status_code == 200, started.json()
+    game = started.json()["game"]
+    assert (game["awaiting"] == [robot.username]) == bool(worker.asked)
+    worker.answer()
+    chouette = Chouette.objects.get(pk=opened.json()["id"])
+    _table, after = state(chouette)
+    assert after.on_roll == TEAM  # the robot, the box, moved if it had the opening roll

@@ -90,6 +90,8 @@ class ChouetteTurn(table_engine.TableTurn):
             return None
         name, awaiting = standing.names[seated], game.awaiting
         seat = None if seated == self.chouette.seats[0] else name
+        if seat is not None and seat not in game.options.holders:
+            return None  # the box's partner (H12): the box plays for both
         member = seat is not None and (seat in awaiting.members or game.may_double(seat))
         if not (awaiting.box if seat is None else member):
             return None

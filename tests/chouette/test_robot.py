@@ -375,3 +375,14 @@ def test_the_api_seats_the_robot_at_an_online_chouette_and_it_plays(api, members
     chouette = Chouette.objects.get(pk=opened.json()["id"])
     _table, after = state(chouette)
     assert after.on_roll == TEAM  # the robot, the box, moved if it had the opening roll
+
+
+def test_the_robot_as_the_boxs_partner_is_never_asked(members, staff, worker, robot):
+    alice, bob, carol = members["alice"], members["bob"], members["carol"]
+    order = [alice, bob, robot, carol]
+    chouette = seat(worker, staff, order, partner_from=4)
+    _table, game = state(chouette)
+    assert robot.username not in game.options.holders  # the partner (H12)
+    Humans(worker, chouette, order).play()
+    finished(chouette)
+    assert not robot_kinds(chouette, robot)

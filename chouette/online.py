@@ -51,9 +51,8 @@ ACTS = ("roll", "move", "double", "take", "pass", "beaver", "resign", "accept_re
         "reject_resign")  # fmt: skip
 ANSWERS = ("take", "pass", "beaver")
 RESIGN_ANSWERS = ("accept_resign", "reject_resign")
-# What the practice robot does at a chouette: it never resigns.
-ROBOT_ACTS = ("roll", "move", "double", "take", "pass", "beaver", "accept_resign",
-              "reject_resign")  # fmt: skip
+# What the practice robot does at a chouette: all but resign.
+ROBOT_ACTS = tuple(act for act in ACTS if act != "resign")
 # Seconds a robot captain leaves its crew to double in the team's cube round before
 # it acts (its own double or the roll that ends the round).
 ROBOT_CAPTAIN_WAITS = 5.0

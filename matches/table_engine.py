@@ -51,7 +51,7 @@ from matches.models import Action, Table
 from matches.models import Phase as TablePhase
 from web import clock
 from web.documents import JSONDocument
-from web.errors import Conflict, Invalid
+from web.errors import Conflict, Forbidden, Invalid
 from web.prepared import row_update, rows_insert
 from web.schedule import send_at
 
@@ -350,7 +350,7 @@ def robot_act(*, table_id: int, turn_no: int, action: JSONDocument) -> bool:
     try:
         turn.robot_answer(action)
         turn.save()
-    except (Conflict, Invalid) as error:  # the rules refused it: the clock runs on
+    except (Conflict, Forbidden, Invalid) as error:  # refused: the clock runs on
         log.warning("table %s: the robot's %s refused: %s", table_id, action, error)
         transaction.set_rollback(True)
         return False

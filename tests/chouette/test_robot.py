@@ -386,3 +386,21 @@ def test_the_robot_as_the_boxs_partner_is_never_asked(members, staff, worker, ro
     Humans(worker, chouette, order).play()
     finished(chouette)
     assert not robot_kinds(chouette, robot)
+
+
+def test_an_answer_the_rules_refuse_changes_nothing(members, staff, worker, robot):
+    alice, bob = members["alice"], members["bob"]
+    chouette, request = robot_owes(worker, staff, [alice, bob, robot])
+    table = Table.objects.get(chouette__pk=chouette.pk)
+    refused = (
+        {"act": "move", "play": "24/1"},
+        {"act": "resign"},
+        {"act": "fly"},
+        {"act": "double", "to": ["alice"]},  # only the box names whom it doubles
+    )
+    for action in refused:
+        answer = table_engine.robot_act(
+            table_id=table.pk, turn_no=request["turn_no"], action=action
+        )
+        assert not answer, action
+    assert Table.objects.get(pk=table.pk).version == table.version

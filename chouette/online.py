@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
+from django.conf import settings
 from django.db import transaction as db_transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
@@ -27,6 +28,8 @@ from django.utils.translation import gettext as _
 from backgammon.chouette import record_game, score_game
 from backgammon.dice import DiceStream
 from backgammon.game import Game, GameOptions, Phase, Result
+from backgammon.games.chouette import TeamGame
+from backgammon.match import MatchState
 from backgammon.team import BOX, TEAM, ChouetteRules, CubeMode
 from chouette import selectors
 from chouette.models import Chouette, Proposal
@@ -37,6 +40,7 @@ from matches.errors import NotYourTurn, StaleTurn
 from matches.models import Table
 from matches.signals import table_game_finished
 from web import clock
+from web.documents import JSONDocument
 from web.errors import Conflict, Forbidden, Invalid, NotFound
 from web.prepared import OneRow
 
@@ -47,6 +51,11 @@ ACTS = ("roll", "move", "double", "take", "pass", "beaver", "resign", "accept_re
         "reject_resign")  # fmt: skip
 ANSWERS = ("take", "pass", "beaver")
 RESIGN_ANSWERS = ("accept_resign", "reject_resign")
+# What the practice robot does at a chouette: all but resign.
+ROBOT_ACTS = tuple(act for act in ACTS if act != "resign")
+# Seconds a robot captain leaves its crew to double in the team's cube round before
+# it acts (its own double or the roll that ends the round).
+ROBOT_CAPTAIN_WAITS = 5.0
 RESIGN_VALUES = tuple(result.value for result in (Result.SINGLE, Result.GAMMON, Result.BACKGAMMON))
 
 
@@ -55,6 +64,7 @@ class ChouetteTurn(table_engine.TableTurn):
     """One request's view of the session and its table, written once by ``save``."""
 
     owner: ClassVar[str] = "chouette"
+    robot_seat: ClassVar[str | None] = "chouette__memberships__player__robot"
 
     chouette: Chouette
     standing: selectors.Standing | None  # None: read for a proposal, which shows none of it
@@ -64,6 +74,59 @@ class ChouetteTurn(table_engine.TableTurn):
     @classmethod
     def locked_turn(cls, table: Table, now: datetime) -> ChouetteTurn:
         return _turn_at(table, now)
+
+    def robot_request(self) -> JSONDocument | None:
+        """The request for the seated robot (docs/practice.md, "At a chouette") when it
+        is to act: as the box when the box is awaited, as a member when it owes an
+        answer, moves for the team as captain, or may double in the team's cube round.
+        A robot captain whose crew could still double asks ``ROBOT_CAPTAIN_WAITS``
+        seconds later, so the crew has the time to."""
+        game, standing = self.game, self.standing
+        if not isinstance(game, TeamGame) or game.over or standing is None:
+            return None
+        seated = next((pk for pk in self.chouette.seats if pk in standing.robots), None)
+        if seated is None:
+            return None
+        name, awaiting = standing.names[seated], game.awaiting
+        seat = None if seated == self.chouette.seats[0] else name
+        if seat is not None and seat not in game.options.holders:
+            return None  # the box's partner (H12): the box plays for both
+        member = seat is not None and (seat in awaiting.members or game.may_double(seat))
+        if not (awaiting.box if seat is None else member):
+            return None
+        request: JSONDocument = {
+            "table": self.table.pk,
+            "turn_no": self.table.turn_no,
+            "strength": standing.robots[seated],
+            "game": game.to_dict(),
+            "match": MatchState().to_dict(),
+            "seat": seat,
+            "reply_queue": settings.ROBOT_REPLY_QUEUE,
+        }
+        crew = [h for h in game.live_holders if h != seat]
+        if seat == game.captain and any(game.may_double(h) for h in crew):
+            request["countdown"] = ROBOT_CAPTAIN_WAITS
+        return request
+
+    def robot_answer(self, action: JSONDocument) -> None:
+        """The robot's action (one of ``ROBOT_ACTS``) as its player's, checked as a
+        member's or the box's is."""
+        assert self.standing is not None
+        act = action.get("act")
+        if not isinstance(act, str) or act not in ROBOT_ACTS:
+            raise Invalid(_("%(act)s is not an action.") % {"act": act})
+        robots = self.standing.robots
+        pk = next(pk for pk in self.chouette.seats if pk in robots)
+        play, to = action.get("play", ""), action.get("to")
+        after = _acted(
+            self,
+            self.names[pk],
+            act,
+            None,
+            play=play if isinstance(play, str) else "",
+            to=[str(name) for name in to] if isinstance(to, list) else None,
+        )
+        self.record(after, actor=Player.objects.select_related("user").get(pk=pk))
 
     @classmethod
     def timed_out(cls, table: Table, now: datetime) -> bool:
@@ -301,31 +364,46 @@ def chouette_act(
             _("A resignation offers a single, a gammon or a backgammon; nothing else does.")
         )
     turn = _load(chouette)
+    after = _acted(turn, player.username, act, turn_no, play=play, to=to, value=value)
+    turn.record(after, actor=player)
+    turn.save()
+    return turn.chouette
+
+
+def _acted(
+    turn: ChouetteTurn,
+    name: str,
+    act: str,
+    turn_no: int | None,
+    *,
+    play: str = "",
+    to: Sequence[str] | None = None,
+    value: str | None = None,
+) -> Game:
+    """The game after ``name``'s ``act`` (a member's or the box's, a person's or the
+    robot's), the deadline kept or not; ``turn_no`` None: the turn is checked already
+    (the robot's answer, ``table_engine.robot_act``)."""
     game = turn.playing()
-    name, box = player.username, turn.box
+    box = turn.box
     if name != box and name not in game.options.holders:
         raise Forbidden(_("Only the box and the team play this game; others watch."))
     if to is not None and (act != "double" or name != box):
         raise Invalid(_("Only the box's double names the members it goes to."))
     if act in ANSWERS:
-        after = _answer(turn, game, name, act, turn_no)
         turn.keep_deadline = name != box
-    elif act in RESIGN_ANSWERS:
+        return _answer(turn, game, name, act, turn_no)
+    if act in RESIGN_ANSWERS:
         after = _resign_answer(turn, game, name, act, turn_no)
         turn.keep_deadline = name != box and after.phase is Phase.RESIGN_OFFERED
-    elif act == "resign":
+        return after
+    if turn_no is not None:
+        table_engine.turn_check(turn.table, turn_no)
+    if act == "resign":
         assert value is not None
-        table_engine.turn_check(turn.table, turn_no)
-        after = _resign(game, name, box, Result(value))
-    else:
-        table_engine.turn_check(turn.table, turn_no)
-        if act == "double":
-            after = _double(game, name, box, to)
-        else:
-            after = _roll_or_move(turn, game, name, box, act, play)
-    turn.record(after, actor=player)
-    turn.save()
-    return turn.chouette
+        return _resign(game, name, box, Result(value))
+    if act == "double":
+        return _double(game, name, box, to)
+    return _roll_or_move(turn, game, name, box, act, play)
 
 
 def _mover(game: Game, box: str) -> str | None:
@@ -368,7 +446,7 @@ def _double(game: Game, name: str, box: str, to: Sequence[str] | None) -> Game:
     return table_engine.rules_apply(game.double, None if to is None else list(to))
 
 
-def _answer(turn: ChouetteTurn, game: Game, name: str, act: str, turn_no: int) -> Game:
+def _answer(turn: ChouetteTurn, game: Game, name: str, act: str, turn_no: int | None) -> Game:
     """A member's answer to the box's double (or beaver) on their own cube, or the box's
     answer to the next team double in line (H10); ``turn_no`` that of the offer."""
     if name == turn.box:
@@ -380,7 +458,7 @@ def _answer(turn: ChouetteTurn, game: Game, name: str, act: str, turn_no: int) -
     offered = game.offered_at(holder) if waiting and holder is not None else None
     if offered is None:
         raise Conflict(_("No double waits for your answer."))
-    if turn_no != turn.table.turn_base + offered:
+    if turn_no is not None and turn_no != turn.table.turn_base + offered:
         raise StaleTurn(
             _("Turn %(sent)s is not the double you answer: that is turn %(offered)s.")
             % {"sent": turn_no, "offered": turn.table.turn_base + offered}
@@ -404,7 +482,9 @@ def _resign(game: Game, name: str, box: str, value: Result) -> Game:
     return table_engine.rules_apply(game.resign, value)
 
 
-def _resign_answer(turn: ChouetteTurn, game: Game, name: str, act: str, turn_no: int) -> Game:
+def _resign_answer(
+    turn: ChouetteTurn, game: Game, name: str, act: str, turn_no: int | None
+) -> Game:
     """A member's answer to the box's resignation for their own contract, or the box's
     answer to the team's for the next contract in line; ``turn_no`` that of the offer."""
     team = game.team
@@ -422,7 +502,7 @@ def _resign_answer(turn: ChouetteTurn, game: Game, name: str, act: str, turn_no:
         holder = name
     offered = game.offered_at(holder)
     assert offered is not None
-    if turn_no != turn.table.turn_base + offered:
+    if turn_no is not None and turn_no != turn.table.turn_base + offered:
         raise StaleTurn(
             _("Turn %(sent)s is not the resignation you answer: that is turn %(offered)s.")
             % {"sent": turn_no, "offered": turn.table.turn_base + offered}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, TypedDict
 
@@ -100,6 +100,7 @@ class Standing:
     display_names: dict[int, str]
     totals: dict[int, int]
     games: int
+    robots: dict[int, str] = field(default_factory=dict)  # a practice robot's strength
 
     def scores(self, seats: Sequence[int]) -> dict[str, int]:
         """API.md's ``scores``: each seated player's points, in seating order."""
@@ -122,8 +123,9 @@ def chouette_standing(*, chouette: Chouette) -> Standing:
 def _standing_rows(pks: Collection[int], *, game_rows: bool = False) -> list[tuple[Any, ...]]:
     """The players of the chouettes ``pks`` (everyone who ever sat, once a stint), each
     as (its session's id, player id, username, display name, their points over it: undone
-    games cancelled by their reversals), in display-name order; with ``game_rows``, each
-    row ends with the count of its chouette's game rows, read in the same statement.
+    games cancelled by their reversals, its practice robot's strength or ""), in
+    display-name order; with ``game_rows``, each row ends with the count of its
+    chouette's game rows, read in the same statement.
     Written in SQL: the ORM's building and compiling the query with its subquery of the
     points cost about 2 ms of CPU a call, in every online action and every read of the
     live channel's chouette states; this, a tenth of it."""
@@ -136,7 +138,7 @@ def _standing_rows(pks: Collection[int], *, game_rows: bool = False) -> list[tup
     sql = (
         f"SELECT m.chouette_id, p.id, u.username, p.display_name, COALESCE(("
         f'SELECT SUM(gp.points) FROM "{points}" gp JOIN "{games}" g ON gp.game_id = g.id '
-        "WHERE g.chouette_id = m.chouette_id AND gp.player_id = p.id), 0)"
+        "WHERE g.chouette_id = m.chouette_id AND gp.player_id = p.id), 0), p.robot"
         f"{count if game_rows else ''} "
         f'FROM "{players}" p INNER JOIN "{stints}" m ON m.player_id = p.id '
         f'INNER JOIN "{users}" u ON u.id = p.user_id '
@@ -153,20 +155,22 @@ def chouette_standings(*, chouettes: Collection[Chouette]) -> dict[int, Standing
     whatever their number (the live channel reads many sessions at once), the games as
     ``chouette_standing`` reads them."""
     rows = _standing_rows([chouette.pk for chouette in chouettes])
-    read: dict[int, tuple[dict[int, str], dict[int, str], dict[int, int]]] = {
-        chouette.pk: ({}, {}, {}) for chouette in chouettes
+    read: dict[int, tuple[dict[int, str], dict[int, str], dict[int, int], dict[int, str]]] = {
+        chouette.pk: ({}, {}, {}, {}) for chouette in chouettes
     }
-    for chouette_pk, pk, username, display_name, total in rows:
-        names, display_names, totals = read[chouette_pk]
+    for chouette_pk, pk, username, display_name, total, robot in rows:
+        names, display_names, totals, robots = read[chouette_pk]
         names[pk], display_names[pk], totals[pk] = username, display_name, total
+        if robot:
+            robots[pk] = robot
     standings = {}
     for chouette in chouettes:
         games = getattr(chouette, "games_played", None)
         if games is None:
             games = chouette_games_played(chouette=chouette)
-        names, display_names, totals = read[chouette.pk]
+        names, display_names, totals, robots = read[chouette.pk]
         standings[chouette.pk] = Standing(
-            names=names, display_names=display_names, totals=totals, games=games
+            names=names, display_names=display_names, totals=totals, games=games, robots=robots
         )
     return standings
 
@@ -194,6 +198,7 @@ class StandingAhead:
     names: dict[int, str]
     display_names: dict[int, str]
     totals: dict[int, int]
+    robots: dict[int, str]
     rows: int | None  # None: no player read (an unknown session)
 
     def standing_if_current(self, *, locked: Chouette) -> Standing | None:
@@ -212,6 +217,7 @@ class StandingAhead:
             display_names=self.display_names,
             totals=self.totals,
             games=games,
+            robots=self.robots,
         )
 
 
@@ -224,7 +230,8 @@ def chouette_standing_ahead(*, pk: int) -> StandingAhead:
         names={row[1]: row[2] for row in rows},
         display_names={row[1]: row[3] for row in rows},
         totals={row[1]: row[4] for row in rows},
-        rows=rows[0][5] if rows else None,
+        robots={row[1]: row[5] for row in rows if row[5]},
+        rows=rows[0][6] if rows else None,
     )
 
 

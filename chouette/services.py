@@ -16,7 +16,7 @@ session themself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from decimal import Decimal
 from typing import Any
@@ -154,10 +154,9 @@ def chouette_create(
     its table and always its dice (the games' rolls)."""
     if len(players) > MAX_PLAYERS:
         raise Invalid(_("A chouette seats at most %(most)s players.") % {"most": MAX_PLAYERS})
-    if any(player.robot for player in players):
-        raise Invalid(_("The practice robot does not sit at a chouette."))
-    names = [player.username for player in players]
     online = options.online
+    _robot_check(players, online=online)
+    names = [player.username for player in players]
     chouette = Chouette(**asdict(options), recorded_by=recorded_by)
     try:
         if order is not None:
@@ -181,6 +180,16 @@ def chouette_create(
         Membership(chouette=chouette, player=by_name[name]) for name in seated
     )
     return chouette
+
+
+def _robot_check(players: Iterable[Player], *, online: bool) -> None:
+    """The practice robot sits at an online chouette only (it plays on the server),
+    one robot a session (docs/practice.md, "At a chouette")."""
+    robots = sum(1 for player in players if player.robot)
+    if robots and not online:
+        raise Invalid(_("The practice robot sits only at an online chouette."))
+    if robots > 1:
+        raise Invalid(_("One practice robot sits at a chouette, not more."))
 
 
 def _cube_options_check(options: ChouetteOptions) -> None:
@@ -342,6 +351,9 @@ def chouette_join(
     locked = _locked(chouette, version=version, by=by, joining=player)
     _between_games(locked)
     names = selectors.chouette_names(chouette=locked)
+    if player.robot:
+        seated = Player.objects.filter(pk__in=locked.seats)
+        _robot_check([*seated, player], online=locked.mode == Chouette.Mode.ONLINE)
     try:
         seating = selectors.chouette_seating(chouette=locked, names=names).join(player.username)
     except AlreadySeated:
@@ -467,9 +479,10 @@ def chouette_version_advance(*, locked: Chouette, **fields: Any) -> None:
 def _post(
     locked: Chouette, amounts: Mapping[str, Decimal], *, memo: Memo, by: User
 ) -> Transaction | None:
-    """The non-zero amounts as one balanced ledger transaction (None when nothing moves)."""
+    """The non-zero amounts as one balanced ledger transaction (None when nothing moves).
+    A session the practice robot sat at is practice: nothing moves (docs/practice.md)."""
     moving = {name: amount for name, amount in amounts.items() if amount}
-    if not moving:
+    if not moving or locked.memberships.filter(player__robot__gt="").exists():
         return None
     players = {
         player.username: player

@@ -417,6 +417,7 @@ class MatchTurn(table_engine.TableTurn):
     """One request's view of a match and its table in memory, written once by ``save``."""
 
     owner: ClassVar[str] = "match"
+    robot_seat: ClassVar[str | None] = "seats__player__robot"
 
     match: Match
     state: MatchState | None = None

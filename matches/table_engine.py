@@ -38,7 +38,7 @@ from typing import Any, ClassVar
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils.translation import gettext as _
 
 from backgammon import errors as core
@@ -51,7 +51,7 @@ from matches.models import Action, Table
 from matches.models import Phase as TablePhase
 from web import clock
 from web.documents import JSONDocument
-from web.errors import Conflict, Invalid
+from web.errors import Conflict, Forbidden, Invalid
 from web.prepared import row_update, rows_insert
 from web.schedule import send_at
 
@@ -62,6 +62,8 @@ TIMEOUT_TASK = "matches.table_timeout"
 # The robot's request (analysis.robot_engine's task) and its answer (matches.tasks').
 ROBOT_TASK = "analysis.robot_move"
 ROBOT_ACT_TASK = "matches.robot_act"
+# The answer of a robot that chose to do nothing (``analysis.robot_engine.NOTHING``).
+ROBOT_NOTHING = "none"
 # Seconds without a move at a table where a robot is to act before the sweep asks again
 # (a request lost with its worker); a request expires after as long, so a worker that
 # was down does not work through a queue of requests that no longer count.
@@ -113,6 +115,9 @@ class TableTurn(ABC):
 
     # The owner's reverse relation on ``Table`` (``match``, ``chouette``).
     owner: ClassVar[str]
+    # The lookup from ``Table`` to a seated player's ``robot`` (the sweep's asking
+    # again: ``robots_ask_again``); None at tables whose owner seats no robot.
+    robot_seat: ClassVar[str | None] = None
 
     table: Table
     now: datetime
@@ -296,13 +301,17 @@ def _schedule(table_id: int, turn_no: int, eta: datetime) -> None:
 
 
 def robot_ask(request: JSONDocument) -> None:
-    """Send the robot's request to the engine's worker; it expires unanswered after
-    ``ROBOT_ASK_AGAIN`` seconds, when the sweep asks again."""
+    """Send the robot's request to the engine's worker, ``countdown`` seconds from now
+    if the request says so (a chouette's robot captain leaving its crew time to
+    double); it expires unanswered ``ROBOT_ASK_AGAIN`` seconds after it is due, when
+    the sweep asks again."""
+    countdown = float(request.get("countdown", 0))
     current_app.send_task(
         ROBOT_TASK,
         args=[request],
         queue=settings.ANALYSIS_QUEUE,
-        expires=ROBOT_ASK_AGAIN,
+        countdown=countdown or None,
+        expires=countdown + ROBOT_ASK_AGAIN,
         ignore_result=True,
     )
 
@@ -327,7 +336,10 @@ def _kind_of(table: Table) -> type[TableTurn]:
 def robot_act(*, table_id: int, turn_no: int, action: JSONDocument) -> bool:
     """The robot's answer to the request of turn ``turn_no``: applied only if the table
     is still in play at that turn (a late or repeated answer does nothing) and a robot
-    is to act there. True if applied."""
+    is to act there; ``ROBOT_NOTHING`` (a chouette's crew member not doubling) applies
+    nothing. True if applied."""
+    if action.get("act") == ROBOT_NOTHING:
+        return False
     table = _owned(table_id)
     if table is None or table.status != Table.Status.PLAYING or table.turn_no != turn_no:
         return False
@@ -338,7 +350,7 @@ def robot_act(*, table_id: int, turn_no: int, action: JSONDocument) -> bool:
     try:
         turn.robot_answer(action)
         turn.save()
-    except (Conflict, Invalid) as error:  # the rules refused it: the clock runs on
+    except (Conflict, Forbidden, Invalid) as error:  # refused: the clock runs on
         log.warning("table %s: the robot's %s refused: %s", table_id, action, error)
         transaction.set_rollback(True)
         return False
@@ -350,9 +362,13 @@ def robots_ask_again(*, limit: int = 100) -> int:
     ``ROBOT_ASK_AGAIN`` seconds (its request lost, or expired while the engine's worker
     was down). Returns how many requests were sent."""
     still = clock.now() - timedelta(seconds=ROBOT_ASK_AGAIN)
+    seated = Q()
+    for kind in _KINDS.values():
+        if kind.robot_seat is not None:
+            seated |= Q(**{f"{kind.robot_seat}__gt": ""})
     waiting = (
         Table.objects.filter(status=Table.Status.PLAYING, updated_at__lte=still)
-        .filter(seats__player__robot__gt="")
+        .filter(seated)
         .values_list("pk", flat=True)
         .distinct()[:limit]
     )

@@ -130,6 +130,14 @@ class TeamGame(Game):
     def offered_at(self, holder: Holder) -> int | None:
         return dict(self._team.offered_at).get(holder)
 
+    def may_double(self, holder: Holder) -> bool:
+        """``holder`` may double the box now, in the team's cube round: on the team's
+        turn before its roll, still in the game, the cube theirs to offer, not yet
+        doubled (or, one team cube, proposed) in this round."""
+        if self.on_roll != TEAM or self.phase is not Phase.ROLL or not self.in_play(holder):
+            return False
+        return holder not in self._team.proposals and self.contract(holder).can_offer(TEAM)
+
     @property
     def doubles_to_send(self) -> tuple[Holder, ...]:
         if self.phase is not Phase.ROLL:

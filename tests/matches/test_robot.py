@@ -34,9 +34,10 @@ class Worker:
     """The engine's worker, in the test: the requests sent after commit are kept, and
     ``answer`` decides each and applies it as ``matches.robot_act`` does."""
 
-    def __init__(self, capture) -> None:
+    def __init__(self, capture, decides=decide) -> None:
         self.asked: list[dict] = []
         self.capture = capture
+        self.decides = decides
 
     def run(self, call, **kwargs):
         """``call(**kwargs)``, what it sends after commit sent."""
@@ -50,7 +51,7 @@ class Worker:
             if not self.asked:
                 return applied
             request = self.asked.pop(0)
-            action = decide(request)
+            action = self.decides(request)
             applied += self.run(
                 table_engine.robot_act,
                 table_id=request["table"],
@@ -270,7 +271,9 @@ def test_a_match_against_the_robot_is_analysed_and_the_robot_left_out_of_the_pr_
     assert [row.player.username for row in pr_table()] == ["alice"]
 
 
-def test_the_robot_is_kept_out_of_ratings_tournaments_and_chouettes(make_player, staff, robot):
+def test_the_robot_is_kept_out_of_ratings_tournaments_and_recorded_chouettes(
+    make_player, staff, robot
+):
     alice, bob = make_player("alice"), make_player("bob")
     with pytest.raises(Invalid, match="never rated"):
         club_services.match_result_record(winner=robot, loser=alice, length=5)
@@ -280,11 +283,11 @@ def test_the_robot_is_kept_out_of_ratings_tournaments_and_chouettes(make_player,
     )
     with pytest.raises(Invalid, match="invite it to"):
         tournament_services.entry_add(tournament=tournament, player=robot, recorded_by=None)
-    with pytest.raises(Invalid, match="chouette"):
+    with pytest.raises(Invalid, match="only at an online chouette"):
         chouette_services.chouette_create(
             players=[alice, bob, robot],
             order=[alice, bob, robot],
             recorded_by=staff.user,
-            options=chouette_services.ChouetteOptions(stake=Decimal("1.00"), mode="online"),
+            options=chouette_services.ChouetteOptions(stake=Decimal("1.00")),
         )
     assert not RatingChange.objects.exists()

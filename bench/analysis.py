@@ -196,8 +196,10 @@ def wait_for_the_queue_drained(since: datetime, deadline_s: float = 120) -> None
         time.sleep(0.5)
 
 
-def peak_part(name: str, play: Any, users: list[tuple[str, str]], plan: Any, children: Any,
-              log: Path) -> Part:  # fmt: skip
+def peak_part(
+    name: str, play: Any, users: list[tuple[str, str]], plan: Any, children: Any, log: Path
+) -> Part:
+    """``api_play.py``'s peak with live streams, and the analyses finished meanwhile."""
     load = play.load_average()
     print(f"{name}...", file=sys.stderr)
     since = datetime.now(UTC)

@@ -180,6 +180,22 @@ class ImportedAnalysisView(APIView):
         return Response(AnalysisOutput(selectors.analysis_detail(analysis)).data)
 
 
+class ImportedAnalysisRequestView(APIView):
+    """Ask again for an imported match's analysis (the member who uploaded it, or staff):
+    queued when it failed or was made at fewer plies, as a match's."""
+
+    raises = (NotFound, Forbidden)
+
+    @extend_schema(request=None, responses={202: AnalysisOutput})
+    def post(self, request: Request, pk: int) -> Response:
+        services.imported_analysis_request(import_id=pk, user=member(request.user))
+        analysis = selectors.analysis_for_import(import_id=pk)
+        return Response(
+            AnalysisOutput(selectors.analysis_detail(analysis)).data,
+            status=status.HTTP_202_ACCEPTED,
+        )
+
+
 class ChouetteAnalysisView(APIView):
     """An online chouette's analysis, game by game: each game's decisions, and each
     player's figures over the session (every member's own cube PR among them)."""

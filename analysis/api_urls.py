@@ -19,7 +19,7 @@ urlpatterns = [
     path("matches/import/", api.MatchImportView.as_view(), name="api-match-import"),
     path(
         "matches/import/<id:pk>/analysis/",
-        api.ImportedAnalysisView.as_view(),
+        Operations(api.ImportedAnalysisView, api.ImportedAnalysisRequestView),
         name="api-imported-analysis",
     ),
 ]

@@ -553,7 +553,7 @@ class ProgressShown:
     """What the progress region of an analysis shows its reader (analysis/_progress.html):
     the status, the progress in percent, each player's PR once done, why it failed, the
     review's address, and ``may_ask_again``: the reader is a player of a failed one's
-    match or chouette (an imported match is not asked for again yet)."""
+    match or chouette, or who uploaded its imported match (or staff)."""
 
     analysis: MatchAnalysis
     topic: str | None  # None once done: nothing more to follow
@@ -609,8 +609,9 @@ def progress_shown(
         plays = player_id is not None and player_id in (match.creator_id, match.opponent_id)
         # Another game than backgammon fails again whoever asks (the engine's one game).
         plays = plays and matches_selectors.match_state(match).options.variant == STANDARD
-    elif analysis.imported_id is not None:
-        ask_url, plays = "", False
+    elif analysis.imported is not None:
+        ask_url = reverse("api-imported-analysis", args=[analysis.imported_id])
+        plays = getattr(user, "is_staff", False) or analysis.imported.uploaded_by_id == user.pk
     else:
         ask_url = reverse("api-chouette-analysis", args=[_chouette_id(analysis)])
         plays = user.is_authenticated and user.get_username() in analysis.seats

@@ -47,7 +47,7 @@ def analysis_request(*, match_id: int, user: User) -> MatchAnalysis:
             raise Forbidden(_("Only the match's players and staff may ask for its analysis."))
         if match.status != Match.Status.FINISHED:
             raise Conflict(_("The match is not over: it is analysed once it is."))
-        return _queue(match)
+        return _queue(match=match)
 
 
 def analysis_queue(*, match_id: int) -> MatchAnalysis | None:
@@ -56,7 +56,7 @@ def analysis_queue(*, match_id: int) -> MatchAnalysis | None:
         match = _locked_match(match_id)
         if match.status != Match.Status.FINISHED:
             return None
-        return _queue(match)
+        return _queue(match=match)
 
 
 def analysis_sweep(*, now: datetime | None = None) -> int:
@@ -172,6 +172,20 @@ def imported_match_create(
     return imported
 
 
+def imported_analysis_request(*, import_id: int, user: User) -> MatchAnalysis:
+    """The member who uploaded a match (or staff) asks again for its analysis: queued
+    when it failed or was made at fewer plies than the setting asks, as a match's."""
+    with transaction.atomic():
+        imported = ImportedMatch.objects.select_for_update().filter(pk=import_id).first()
+        if imported is None:
+            raise NotFound(_("There is no imported match %(id)s.") % {"id": import_id})
+        if not user.is_staff and imported.uploaded_by_id != user.pk:
+            raise Forbidden(
+                _("Only the member who uploaded the match and staff may ask for its analysis.")
+            )
+        return _queue(imported=imported)
+
+
 def mat_text(content: bytes) -> str:
     """A ``.mat`` file's text: UTF-8, else Latin-1 (eXtreme Gammon's older exports), in
     which every byte is a character."""
@@ -256,11 +270,13 @@ def chouette_analysis_request(*, chouette_id: int, user: User) -> list[MatchAnal
         return [_queue_new(a) if _wanted(a) else a for a in analyses]
 
 
-def _queue(match: Match) -> MatchAnalysis:
-    analysis = MatchAnalysis.objects.select_for_update().filter(match=match).first()
+def _queue(**analysed: Match | ImportedMatch) -> MatchAnalysis:
+    """Queue the analysis of what ``analysed`` names (``match=`` or ``imported=``) unless
+    it is done at the setting's depth or on its way already."""
+    analysis = MatchAnalysis.objects.select_for_update().filter(**analysed).first()
     if analysis is not None and not _wanted(analysis):
         return analysis
-    return _queue_new(analysis or MatchAnalysis(match=match))
+    return _queue_new(analysis or MatchAnalysis(**analysed))
 
 
 def _wanted(analysis: MatchAnalysis) -> bool:

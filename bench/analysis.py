@@ -2,6 +2,8 @@
 
     .venv/bin/python bench/analysis.py                 # 3 matches, 0-ply and 1-ply
     .venv/bin/python bench/analysis.py --deep          # and 2-ply (gnubg: minutes)
+    .venv/bin/python bench/analysis.py --beside-web    # the web's actions, analyses idle
+                                                       # then running (PostgreSQL, Redis)
 
 The matches are played by bgsage against itself through the rules core (the best play,
 one time in ten the second best: a few errors to find) with seeded dice, exported with
@@ -16,6 +18,18 @@ Plies are GNU Backgammon's numbering (0: the network alone); bgsage and eXtreme 
 call the same depths 1-ply, 2-ply, 3-ply. Times are the process's CPU seconds (the
 machine is shared: wall time there measures the neighbours). Figures and the choice:
 docs/analysis.md.
+
+``--beside-web``: is the web's action p99 unchanged while analyses run (issue 23)? The
+production layout as ``bench/api_play.py`` starts it (gunicorn, the Celery worker and
+the analysis worker, ``runclub``'s commands) on PostgreSQL and Redis, on a free port,
+then its peak load twice in one run: games at a club's pace (each side acting every 1 to
+3 s, followed live by streams), first with the analysis worker idle, then with a stream
+of finished matches being analysed beside it (self-played 7-point matches uploaded as
+``.mat`` files through ``analysis.services``, kept a few waiting, so the worker never
+rests). Each part prints the actions' p50/p99 (the bench's and the web's own log),
+actions/s, the web's CPU per action (comparable on a loaded machine, where wall times
+are not), the cores busy by process and the analyses done; then the parts side by side
+(``--rounds``: idle then busy, again, to see the machine's drift between parts).
 """
 
 from __future__ import annotations
@@ -23,11 +37,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import socket
+import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -79,19 +99,274 @@ def bgsage_timer(plies: int) -> Callable[[MatchRecord, str], float]:
     return run
 
 
+def self_played(names: tuple[str, str], count: int, seed: int) -> list[MatchRecord]:
+    """``count`` 7-point matches bgsage plays against itself (the best play, one time in
+    ten the second best), seeded."""
+    player = Engine(0)
+    return [
+        play_match(player, (Player(names[0], human), Player(names[1], human)), 7, seed + i)
+        for i in range(count)
+    ]
+
+
+# The web beside the analyses ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of ``--beside-web``: the peak, the analyses done meanwhile, the load."""
+
+    name: str
+    peak: Any  # bench.api_play.Peak
+    analysed: int
+    load: str
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def analyses_fed(
+    texts: list[str], uploader: Any, stop: threading.Event, waiting: int, since: datetime
+) -> None:
+    """Keep ``waiting`` analyses queued or running until ``stop``: a stream of finished
+    matches for the analysis worker. Each match is uploaded once through the service;
+    then copies of the uploads arrive, each asked for (``imported_analysis_request``),
+    so that the bench's own CPU (its clients' interpreter) does not read the files again
+    (37 ms each). Analyses of an earlier run, queued before ``since``, are not counted:
+    the broker was emptied."""
+    from django.db import connection
+
+    from analysis import services
+    from analysis.models import MatchAnalysis
+
+    uploads = [services.imported_match_create(user=uploader, text=text) for text in texts]
+    pending = (MatchAnalysis.Status.QUEUED, MatchAnalysis.Status.RUNNING)
+    sent = 0
+    try:
+        while not stop.is_set():
+            queued = MatchAnalysis.objects.filter(queued_at__gte=since, status__in=pending)
+            for _ in range(waiting - queued.count()):
+                copy = uploads[sent % len(uploads)]
+                copy.pk = None  # saved as a new row: Django's way to copy one
+                copy.save()
+                services.imported_analysis_request(import_id=copy.pk, user=uploader)
+                sent += 1
+            stop.wait(0.2)
+    finally:
+        connection.close()
+
+
+def analyses_done(since: datetime, until: datetime) -> int:
+    from analysis.models import MatchAnalysis
+
+    return MatchAnalysis.objects.filter(
+        status=MatchAnalysis.Status.DONE, finished_at__gte=since, finished_at__lt=until
+    ).count()
+
+
+def wait_for_a_run(since: datetime, deadline_s: float = 60) -> None:
+    """Until the analysis worker runs the uploads sent ``since`` (the first time, it
+    starts and loads the engine)."""
+    from analysis.models import MatchAnalysis
+
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline:
+        if MatchAnalysis.objects.filter(
+            queued_at__gte=since,
+            status__in=(MatchAnalysis.Status.RUNNING, MatchAnalysis.Status.DONE),
+        ).exists():
+            return
+        time.sleep(0.5)
+    raise SystemExit("the analysis worker ran nothing within a minute; see analysis.log")
+
+
+def wait_for_the_queue_drained(since: datetime, deadline_s: float = 120) -> None:
+    """Until the analyses queued ``since`` are all run: the next idle part starts idle."""
+    from analysis.models import MatchAnalysis
+
+    deadline = time.monotonic() + deadline_s
+    pending = (MatchAnalysis.Status.QUEUED, MatchAnalysis.Status.RUNNING)
+    while MatchAnalysis.objects.filter(queued_at__gte=since, status__in=pending).exists():
+        if time.monotonic() > deadline:
+            raise SystemExit("analyses still waiting after two minutes; see analysis.log")
+        time.sleep(0.5)
+
+
+def peak_part(
+    name: str, play: Any, users: list[tuple[str, str]], plan: Any, children: Any, log: Path
+) -> Part:
+    """``api_play.py``'s peak with live streams, and the analyses finished meanwhile."""
+    load = play.load_average()
+    print(f"{name}...", file=sys.stderr)
+    since = datetime.now(UTC)
+    result = play.peak(users, plan, "stream", children, log)
+    analysed = analyses_done(since, datetime.now(UTC))
+    play.streams_settle("stream")
+    return Part(name, result, analysed, load)
+
+
+def report_part(part: Part, play: Any) -> None:
+    result = part.peak
+    seconds = result.seconds
+    actions = [v for kind in play.ACTIONS for v in result.record.latencies.get(kind, [])]
+    logged = [t.wall for kind in play.ACTIONS for t in result.server.get(kind, [])]
+    print(f"\n{part.name} ({part.load} at its start), {seconds:.0f} s")
+    print(f"  {play.cores_line(result.cores)}")
+    print(
+        f"  actions {len(actions):,} ({len(actions) / seconds:.1f}/s), errors "
+        f"{len(result.record.errors)}; analyses done {part.analysed} "
+        f"({part.analysed / seconds:.2f}/s)"
+    )
+    for error in result.record.errors[:5]:
+        print(f"    error: {error[:150]}")
+    rows = [[kind, *play.spread(result.record.latencies[kind])]
+            for kind in play.by_count(result.record.latencies)]  # fmt: skip
+    rows.append(["actions (bench)", *play.spread(actions)])
+    rows.append(["actions (web's log)", *play.spread(logged)])
+    play.table(["request", "count", "p50 ms", "p95 ms", "p99 ms", "max ms"], rows)
+    play.report_server(result.server)
+
+
+def report_side_by_side(parts: list[Part], play: Any) -> None:
+    print("\nThe web's actions, the analysis worker idle and busy (ms; CPU ms an action)")
+    rows = []
+    for part in parts:
+        result = part.peak
+        actions = [v for kind in play.ACTIONS for v in result.record.latencies.get(kind, [])]
+        logged = [t for kind in play.ACTIONS for t in result.server.get(kind, [])]
+        rows.append([
+            part.name,
+            play.ms(play.percentile(actions, 50)),
+            play.ms(play.percentile(actions, 99)),
+            play.ms(play.percentile([t.wall for t in logged], 99)),
+            f"{len(actions) / result.seconds:.1f}",
+            f"{1000 * result.cpu / max(1, len(actions)):.1f}",
+            f"{1000 * statistics.fmean(t.cpu for t in logged):.1f}" if logged else "",
+            f"{part.analysed / result.seconds:.2f}",
+            part.load.removeprefix("load average ").split()[0],
+        ])  # fmt: skip
+    header = ["analysis", "p50", "p99", "web p99", "acts/s", "CPU/act", "thr CPU", "anal/s"]
+    play.table([*header, "load"], rows, first=16)
+    print(
+        "  p50, p99: as the bench's clients saw them; web p99: inside Django (its log);\n"
+        "  CPU/act: the web processes' CPU over the part divided by its actions (the live\n"
+        "  answers and the pages' other requests included); thr CPU: the action's own\n"
+        "  thread's CPU (the log's mean); anal/s: analyses finished a second; load: the\n"
+        "  1-minute load average at the part's start"
+    )
+
+
+def renice(pids: list[int], nice: int) -> None:
+    """Every thread of these processes at ``nice`` (Linux keeps a nice value a thread;
+    threads and children made later inherit their maker's)."""
+    for pid in pids:
+        for thread in Path(f"/proc/{pid}/task").iterdir():
+            os.setpriority(os.PRIO_PROCESS, int(thread.name), nice)
+
+
+def beside_web(args: argparse.Namespace) -> None:
+    """The web's peak with the analysis worker idle, then busy, side by side."""
+    from dataclasses import replace
+
+    from bench import api_play as play
+
+    port = free_port()
+    play.BIND = f"127.0.0.1:{port}"
+    play.BASE = f"http://{play.BIND}"
+    play.CACHE_DB = args.redis_db
+    redis_dbs = (args.redis_db, args.redis_db)
+    plan = replace(play.QUICK, games=args.games, peak_s=args.seconds)
+    var_dir = Path(tempfile.mkdtemp(prefix="bench-analysis-web-"))
+    env = play.service_env(var_dir, play.POOL, database=args.database, redis_dbs=redis_dbs)
+    env["ANALYSIS_PLIES"] = str(args.plies)
+    play.database_prepare(env, database=args.database, redis_dbs=redis_dbs)
+    play.django_setup(env)
+    run = f"{int(time.time()) % 100000:05d}"
+    users = play.players_create(run, 2 * plan.games + plan.games // 4 + 1)
+    from club.services import player_create
+
+    names = (f"a{run}x", f"a{run}y")
+    uploader = player_create(username=names[0], password="bench-password").user
+    player_create(username=names[1], password="bench-password")
+    print(f"self-playing {args.matches} 7-point matches...", file=sys.stderr)
+    texts = [export_mat(record) for record in self_played(names, args.matches, args.seed)]
+    print(f"Machine: {os.cpu_count()} cores, {play.load_average()} at the start; logs in {var_dir}")
+    print(f"Service tree: {play.TREE} ({play.tree_commit()}); web on {play.BIND}")
+    print(
+        f"Load: {plan.games} games at once, each side acting every 1-3 s, followed by streams, "
+        f"{plan.peak_s:.0f} s a part; analyses at {args.plies}-ply (worker at nice "
+        f"{args.analysis_nice}), {args.waiting} kept waiting, {args.matches} matches "
+        "uploaded in turn"
+    )
+    started = datetime.now(UTC)  # the database may hold an earlier run's analyses
+    with play.service(env, var_dir) as children:
+        if args.analysis_nice:
+            renice(play._tree(children["analysis"].pid), args.analysis_nice)
+        log = var_dir / "web.log"
+        parts = []
+        for _ in range(args.rounds):
+            parts.append(peak_part("analysis idle", play, users, plan, children, log))
+            report_part(parts[-1], play)
+            stop = threading.Event()
+            fed_from = datetime.now(UTC)
+            feeder = threading.Thread(
+                target=analyses_fed, args=(texts, uploader, stop, args.waiting, started)
+            )
+            feeder.start()
+            try:
+                wait_for_a_run(fed_from)
+                parts.append(peak_part("analyses running", play, users, plan, children, log))
+            finally:
+                stop.set()
+                feeder.join()
+            report_part(parts[-1], play)
+            wait_for_the_queue_drained(started)
+        report_side_by_side(parts, play)
+    print(f"\nAt the end: {play.load_average()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--deep", action="store_true", help="time 2-ply too")
+    web = parser.add_argument_group("--beside-web")
+    web.add_argument(
+        "--beside-web",
+        action="store_true",
+        help="the web's actions with the analysis worker idle, then busy",
+    )
+    web.add_argument("--games", type=int, default=40, help="games at once (default 40)")
+    web.add_argument("--seconds", type=float, default=60, help="each part's length (default 60)")
+    web.add_argument("--plies", type=int, default=0, help="ANALYSIS_PLIES (default 0)")
+    web.add_argument("--waiting", type=int, default=4, help="analyses kept waiting (default 4)")
+    web.add_argument(
+        "--analysis-nice",
+        type=int,
+        default=0,
+        help="run the analysis worker at this nice value (default 0: as runclub starts it)",
+    )
+    web.add_argument(
+        "--rounds", type=int, default=1, help="idle then busy, this many times (default 1)"
+    )
+    web.add_argument(
+        "--database", default="club_bench_analysis", help="the PostgreSQL database (created)"
+    )
+    web.add_argument(
+        "--redis-db", type=int, default=14, help="the Redis DB: broker, results and cache"
+    )
     args = parser.parse_args()
+    if args.beside_web:
+        beside_web(args)
+        return
 
     print(f"playing {args.matches} 7-point matches...", file=sys.stderr)
     player = Engine(0)
-    records = [
-        play_match(player, (Player("alice", human), Player("bob", human)), 7, args.seed + i)
-        for i in range(args.matches)
-    ]
+    records = self_played(("alice", "bob"), args.matches, args.seed)
     folder = tempfile.mkdtemp(prefix="bench-analysis-")
     paths = []
     for i, record in enumerate(records):

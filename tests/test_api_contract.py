@@ -22,6 +22,10 @@ from django.db import close_old_connections
 from django.utils import timezone
 from hypothesis import HealthCheck, settings
 
+from analysis import services as analysis_services
+from analysis.engine import Engine
+from analysis.selfplay import Player, human, play_match
+from backgammon.matfile import export_mat
 from chouette import online as chouette_online
 from chouette import services as chouette_services
 from club import money, services
@@ -160,13 +164,21 @@ def _an_online_chouette(*players, staff):
     chouette_online.chouette_game_start(chouette=chouette, by=order[0])
 
 
+@pytest.fixture(scope="module")
+def match_played_elsewhere():
+    """A 1-point match between alice and bob, as a .mat file."""
+    players = (Player("alice", human), Player("bob", human))
+    return export_mat(play_match(Engine(0), players, 1, seed=2))
+
+
 @pytest.fixture
-def club_with_books(make_player, staff, robots):
+def club_with_books(make_player, staff, robots, match_played_elsewhere):
     """The players the schema's examples name (alice and bob, password as in the token
     example; dave and erin sit at the example chouette), a rated result, a payment, a
     balance no single leg could hold, matches: one being played, one finished (its dice
-    revealed), an open challenge, a tournament being played, and an online chouette with
-    its first game on; and the practice robots (an example invites one)."""
+    revealed), an open challenge, a tournament being played, an online chouette with
+    its first game on, a match alice uploaded; and the practice robots (an example
+    invites one)."""
     alice, bob = make_player("alice"), make_player("bob")
     dave, _erin = make_player("dave"), make_player("erin")
     playing = matches_services.match_create(
@@ -190,6 +202,7 @@ def club_with_books(make_player, staff, robots):
     tournament_services.tournament_start(tournament=tournament)
     services.match_result_record(winner=alice, loser=bob, length=5, recorded_by=staff.user)
     _an_online_chouette(alice, bob, dave, staff=staff)
+    analysis_services.imported_match_create(user=alice.user, text=match_played_elsewhere)
     services.payment_record(
         payer=alice, payee=CLUB, amount=Decimal("12.50"), recorded_by=staff.user
     )

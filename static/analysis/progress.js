@@ -7,7 +7,8 @@
 // followed, and the stream of one taken out of the page is closed. A region inside
 // data-reload-when-done (a review page waiting for its analysis) reloads the page once
 // done: the decisions are there to review. "Analyse again" posts to the analysis API (a
-// player of the match, the API says who may) and redraws.
+// player of the match or chouette, who uploaded an imported match: the API says who may)
+// and redraws.
 (function () {
   "use strict";
   const streams = new Map(); // region element -> its stream

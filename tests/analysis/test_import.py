@@ -169,3 +169,71 @@ def test_only_a_file_upload_is_taken(api, alice, sent):
 def test_an_unknown_import_is_not_found(api, alice):
     answer = api.as_user(alice.user).get(f"{URL}999999/analysis/")
     assert answer.status_code == 404 and answer.json()["error"] == "not_found"
+
+
+# Asking again: POST /api/matches/import/{id}/analysis/ ------------------------------------
+
+
+@pytest.fixture
+def imported(api, alice, bob, mat_text, sent, django_capture_on_commit_callbacks):
+    """alice's upload of her match with bob, its analysis queued (its task sent)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = upload(api.as_user(alice.user), mat_text)
+    assert answer.status_code == 202
+    return ImportedMatch.objects.get(pk=answer.json()["id"])
+
+
+def ask_again(client, imported, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        return client.post(f"{URL}{imported.pk}/analysis/")
+
+
+def test_the_uploader_asks_again_for_a_failed_analysis(
+    api, alice, imported, sent, django_capture_on_commit_callbacks
+):
+    analysis = MatchAnalysis.objects.get(imported=imported)
+    services.analysis_fail(analysis_id=analysis.pk, message="The engine failed: boom")
+    answer = ask_again(api.as_user(alice.user), imported, django_capture_on_commit_callbacks)
+    assert answer.status_code == 202
+    assert answer.json()["status"] == "queued" and answer.json()["error"] == ""
+    assert sent == [analysis.pk, analysis.pk]
+
+
+def test_a_done_analysis_at_the_same_depth_is_not_queued_again(
+    api, alice, imported, sent, django_capture_on_commit_callbacks
+):
+    analysis = MatchAnalysis.objects.get(imported=imported)
+    MatchAnalysis.objects.filter(pk=analysis.pk).update(status="done", progress=1.0, plies=0)
+    answer = ask_again(api.as_user(alice.user), imported, django_capture_on_commit_callbacks)
+    assert answer.status_code == 202 and answer.json()["status"] == "done"
+    assert sent == [analysis.pk]
+
+
+def test_a_deeper_setting_queues_an_import_again(
+    api, alice, imported, sent, settings, django_capture_on_commit_callbacks
+):
+    analysis = MatchAnalysis.objects.get(imported=imported)
+    MatchAnalysis.objects.filter(pk=analysis.pk).update(status="done", progress=1.0, plies=0)
+    settings.ANALYSIS_PLIES = 1
+    answer = ask_again(api.as_user(alice.user), imported, django_capture_on_commit_callbacks)
+    assert answer.status_code == 202 and answer.json()["status"] == "queued"
+    assert sent == [analysis.pk, analysis.pk]
+
+
+def test_staff_may_ask_again_a_stranger_may_not(
+    api, bob, carol, staff, imported, sent, django_capture_on_commit_callbacks
+):
+    # bob played in the match alice uploaded: asking is the uploader's (and staff's).
+    for stranger in (bob, carol):
+        answer = ask_again(api.as_user(stranger.user), imported, django_capture_on_commit_callbacks)
+        assert answer.status_code == 403 and answer.json()["error"] == "forbidden"
+        assert "uploaded" in answer.json()["detail"]
+    answer = ask_again(api.as_user(staff.user), imported, django_capture_on_commit_callbacks)
+    assert answer.status_code == 202 and answer.json()["status"] == "queued"
+    assert len(sent) == 1  # queued already: not sent again
+
+
+def test_asking_for_an_unknown_import_is_not_found(api, alice, sent):
+    answer = api.as_user(alice.user).post(f"{URL}999999/analysis/")
+    assert answer.status_code == 404 and answer.json()["error"] == "not_found"
+    assert sent == []

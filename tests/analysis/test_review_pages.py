@@ -109,6 +109,29 @@ def test_an_imported_review_is_for_members(client, alice, mat_text, sent):
         assert answer.status_code == 302 and "/login/" in answer["Location"]
 
 
+def test_a_failed_imports_review_offers_its_uploader_to_analyse_again(
+    client, alice, bob, staff, mat_text, sent
+):
+    client.force_login(alice.user)
+    review = upload(client, mat_text)["Location"]
+    imported = ImportedMatch.objects.get()
+    analysis = MatchAnalysis.objects.get(imported=imported)
+    services.analysis_fail(analysis_id=analysis.pk, message="The engine failed: boom")
+    asks = (
+        f'<form class="inline" data-analysis-request="/api/matches/import/{imported.pk}/analysis/">'
+    )
+    for page in (review, f"/analysis/{analysis.pk}/progress/"):
+        html = client.get(page).content.decode()
+        assert "The analysis failed: The engine failed: boom" in html
+        assert asks in html and "Analyse again" in html and "csrfmiddlewaretoken" in html
+    client.force_login(staff.user)
+    assert asks in client.get(review).content.decode()
+    # bob played in the match alice uploaded: asking again is the uploader's and staff's.
+    client.force_login(bob.user)
+    watched = client.get(review).content.decode()
+    assert "The engine failed: boom" in watched and "Analyse again" not in watched
+
+
 # A chouette's review ------------------------------------------------------------------
 
 

@@ -1,7 +1,8 @@
 """The analysis' pages in a real browser: the review pages (a match's, an imported
 match's) stepped with the keyboard and their buttons, one decision at a time; the
-analysis' progress on the finished match's page, updating by itself as the analysis
-advances, finishes or fails (no reload: the live channel)."""
+analysis' progress on the finished match's page and an imported match's review,
+updating by itself as the analysis advances, finishes or fails, and asked for again
+(no reload: the live channel)."""
 
 import pytest
 from playwright.sync_api import expect
@@ -125,3 +126,23 @@ def test_an_imported_matchs_review_comes_when_done_and_steps_with_the_keyboard(
     page.get_by_role("link", name="Game 3").click()
     expect(visible).to_have_attribute("data-game", "3")
     expect(visible.locator("svg.board")).to_be_visible()
+
+
+def test_a_failed_imports_analysis_is_asked_for_again_from_its_review(
+    page, make_player, monkeypatch
+):
+    monkeypatch.setattr(services, "_send", lambda analysis_id: None)
+    alice, _bob = make_player("alice"), make_player("bob")
+    record = play_match(Engine(0), (Player("alice", human), Player("bob", human)), 1, seed=2)
+    imported = services.imported_match_create(user=alice.user, text=export_mat(record))
+    analysis = MatchAnalysis.objects.get(imported=imported)
+    log_in(page, "alice")
+    page.goto(f"/play/imported/{imported.pk}/review/")
+    region = page.locator("[data-analysis-region]")
+    expect(region).to_contain_text("Analysis queued")
+    services.analysis_fail(analysis_id=analysis.pk, message="The engine failed: boom")
+    expect(region).to_contain_text("The analysis failed: The engine failed: boom", timeout=LIVE)
+    region.get_by_role("button", name="Analyse again").click()
+    expect(region).to_contain_text("Analysis queued", timeout=LIVE)
+    analysis.refresh_from_db()
+    assert analysis.status == "queued" and analysis.error == ""

@@ -3,9 +3,10 @@ its buttons, one decision at a time."""
 
 import pytest
 
-from analysis import runner, services
+from analysis import services
 from analysis.models import MatchAnalysis
 from matches.demo import play_on
+from tests.analysis.running import analyse_now
 from tests.browser.helpers import log_in
 from tests.matches.conftest import start
 
@@ -18,7 +19,7 @@ def test_the_review_page_steps_through_the_decisions(page, make_player, monkeypa
     match = play_on(start(alice, bob, length=1))
     services.analysis_queue(match_id=match.pk)
     analysis = MatchAnalysis.objects.get(match=match)
-    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "done"
+    assert analyse_now(analysis) == "done"
     marks = list(analysis.decisions.order_by("game_number", "seq").values_list("mark", flat=True))
     log_in(page, "alice")
     page.goto(f"/play/{match.pk}/review/")

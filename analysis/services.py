@@ -13,6 +13,7 @@ import time
 from datetime import datetime, timedelta
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -31,7 +32,6 @@ from club.models import Player
 from club.services import MAX_MATCH_LENGTH
 from matches.models import Match, Seat, Table
 from web.errors import Conflict, Forbidden, Invalid, NotFound
-from web.schedule import send_at
 
 STOPPED = gettext_lazy("The engine stopped before the end (a crash or the time limit).")
 # The longest name of a player the club keeps (a username's longest).
@@ -269,8 +269,10 @@ def _queue_new(analysis: MatchAnalysis) -> MatchAnalysis:
 
 
 def _send(analysis_id: int) -> None:
-    send_at(
-        jobs.ANALYSE, args=[analysis_id], eta=timezone.now(), queue=settings.ANALYSIS_DJANGO_QUEUE
+    """Send the run's start to the Django worker, now: with an ETA a worker on the
+    filesystem broker holds a task up to a second in its timer."""
+    current_app.send_task(
+        jobs.ANALYSE, args=[analysis_id], queue=settings.ANALYSIS_DJANGO_QUEUE, ignore_result=True
     )
 
 

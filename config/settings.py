@@ -354,6 +354,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_in": str(BROKER_DIR),
         "data_folder_out": str(BROKER_DIR),
         "control_folder": str(VAR_DIR / "celery" / "control"),
+        # How often an idle worker looks for a message (kombu's default: every second):
+        # a run's analysis crosses three queues (docs/analysis.md, "The engine worker").
+        "polling_interval": 0.1,
     }
 if CELERY_RESULT_BACKEND.startswith("file://"):
     Path(CELERY_RESULT_BACKEND.removeprefix("file://")).mkdir(parents=True, exist_ok=True)

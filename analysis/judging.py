@@ -7,6 +7,7 @@ One game a task: the engine's queue takes a robot's move between two games of a 
 match, never waiting for the whole match.
 """
 
+import contextlib
 import time
 from collections.abc import Callable
 from typing import Any
@@ -33,8 +34,11 @@ def engine_at(plies: int) -> judge.Engine:
 
 @shared_task(name=jobs.JUDGE, ignore_result=True)
 def judge_game(job: jobs.Job) -> None:
-    """Judge the next game of ``job``, killed by the kernel at its hard deadline."""
-    with hard_limit(job["hard_deadline"] - time.time()):
+    """Judge the next game of ``job``, killed by the kernel at its hard deadline. A job
+    that waited past it (its worker down meanwhile) runs without the timer: its soft
+    deadline, past too, stops it before the engine is called."""
+    remaining = job["hard_deadline"] - time.time()
+    with hard_limit(remaining) if remaining > 0 else contextlib.nullcontext():
         judge_next(job, _send)
 
 

@@ -60,12 +60,12 @@ app = engine_app()
 
 @contextlib.contextmanager
 def hard_limit(seconds: float) -> Iterator[None]:
-    """The process ends after ``seconds`` if the block has not: SIGALRM at its default
+    """The process ends after ``seconds`` (more than 0) if the block has not: SIGALRM at its default
     disposition, which the kernel applies even inside the engine's C++ code. The
     supervisor starts the worker again; the Django side's sweep gives the run its second
     start or fails it (``analysis.services.analysis_sweep``)."""
     signal.signal(signal.SIGALRM, signal.SIG_DFL)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:

@@ -255,3 +255,22 @@ def test_the_web_never_imports_the_engine():
     assert "analysis.tasks" in loaded and "analysis.api" in loaded
     assert not [m for m in loaded if m.startswith(("bgsage", "bgbot_cpp", "analysis.engine"))]
     assert "analysis.judging" not in loaded
+
+
+def test_a_job_that_waited_past_its_hard_deadline_stops_without_the_timer(
+    finished, sent, monkeypatch
+):
+    """Its worker was down meanwhile: the engine worker answers that the run stopped (its
+    second start follows) instead of being killed by a timer already due."""
+    analysis = MatchAnalysis.objects.get(match=finished)
+    job = services.analysis_start(analysis_id=analysis.pk, plies=0)
+    assert job is not None
+    job["deadline"] = job["hard_deadline"] = time.time() - 1
+    answers = []
+    monkeypatch.setattr(
+        judging, "_send", lambda name, kwargs, queue: answers.append((name, kwargs))
+    )
+    judging.judge_game.run(job)
+    assert answers == [
+        (jobs.FAILED, {"analysis_id": analysis.pk, "attempt": 1, "reason": "stopped", "error": ""})
+    ]

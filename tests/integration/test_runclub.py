@@ -6,6 +6,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
@@ -64,7 +65,7 @@ def test_runclub_starts_the_engine_worker_when_a_game_waits_and_it_answers(tmp_p
         options = {"data_folder_in": folder, "data_folder_out": folder, "control_folder": control}
     sender = Celery("test", broker=broker_url, set_as_current=False, fixups=[])
     sender.conf.broker_transport_options = options
-    replies = f"replies-{tmp_path.name}"
+    replies = f"replies-{uuid.uuid4().hex[:12]}"
     supervisor = subprocess.Popen(
         [sys.executable, "manage.py", "runclub", "--bind", f"127.0.0.1:{free_port()}"],
         cwd=settings.BASE_DIR,
@@ -99,6 +100,7 @@ def test_runclub_starts_the_engine_worker_when_a_game_waits_and_it_answers(tmp_p
             answered = connection.SimpleQueue(replies)
             try:
                 answer = answered.get(timeout=60)
+                answer.ack()
             finally:
                 answered.close()
         # No game in the job: the engine's error comes back, in the player's words.

@@ -190,9 +190,10 @@ def test_a_late_answer_of_an_earlier_start_changes_nothing(finished, sent):
     assert analysis.status == "done" and analysis.decisions.exists()
 
 
-def test_the_engine_process_is_killed_at_its_hard_deadline(finished):
+def test_the_engine_process_is_killed_at_its_hard_deadline(finished, sent, settings):
     """A hang inside a decision, where no soft limit is checked: the kernel ends the
-    engine worker's process (SIGALRM), leaving the run to the sweep."""
+    engine worker's process (SIGALRM), leaving the run to the sweep, which gives it its
+    second start."""
     analysis = MatchAnalysis.objects.get(match=finished)
     job = services.analysis_start(analysis_id=analysis.pk, plies=0)
     assert job is not None
@@ -208,6 +209,10 @@ def test_the_engine_process_is_killed_at_its_hard_deadline(finished):
     assert ended.returncode == -signal.SIGALRM and time.monotonic() - began < 30
     analysis.refresh_from_db()
     assert analysis.status == "running"  # the sweep's, as after any crash
+    later = timezone.now() + timedelta(seconds=settings.ANALYSIS_TIME_LIMIT + 60)
+    assert services.analysis_sweep(now=later) == 1
+    analysis.refresh_from_db()
+    assert analysis.status == "queued" and analysis.attempts == 1
 
 
 def test_a_run_that_died_with_its_process_is_swept(finished, sent, settings):

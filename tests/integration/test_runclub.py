@@ -55,7 +55,8 @@ def test_runclub_serves_with_stdin_closed_and_sigterm_stops_everything(tmp_path)
 def test_runclub_starts_the_engine_worker_when_a_game_waits_and_it_answers(tmp_path):
     """A game to judge on the engine's queue: the supervisor starts the engine worker
     (no Django), which takes it and answers by task name on the job's reply queue; the
-    broker is the one the settings compute, handed to it through the environment."""
+    broker is the one the settings compute, handed to it through the environment. (That
+    it rests until work comes: the test above.)"""
     env = runclub_environment(tmp_path)
     broker_url = env.get("CELERY_BROKER_URL", "filesystem://localhost/")
     options = {}
@@ -83,8 +84,7 @@ def test_runclub_starts_the_engine_worker_when_a_game_waits_and_it_answers(tmp_p
         ]
 
     try:
-        assert wait_until(lambda: len(children_of(supervisor.pid)) == 2, timeout=60)
-        assert engine_workers() == []
+        assert wait_until(lambda: len(children_of(supervisor.pid)) >= 2, timeout=60)
         job = {"analysis_id": 1, "attempt": 1, "plies": 0, "chouette": False, "games": []}
         job |= {"done": [], "seats": [], "deadline": time.time() + 60}
         job |= {"hard_deadline": time.time() + 70, "queue": env["ANALYSIS_QUEUE"]}

@@ -13,6 +13,7 @@ too, with the figures of bench/analysis.py.
 from __future__ import annotations
 
 import importlib.metadata
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TypedDict
@@ -21,7 +22,7 @@ import bgbot_cpp
 from bgsage import can_double_match
 from bgsage.weights import default_weights
 
-from analysis.marks import CLOSE_CUBE, ErrorRates, Kind, Mark, mark_for
+from analysis.marks import CLOSE_CUBE, Decision, Kind
 from backgammon.cube import CubeContract, Holder
 from backgammon.game import (
     Action,
@@ -51,64 +52,9 @@ class Unsupported(ValueError):
     """A match the engine cannot judge (only standard backgammon is)."""
 
 
-@dataclass(frozen=True)
-class Decision:
-    """One decision of a game: ``side`` chose ``played`` where ``best`` was best.
-
-    Equities are the decider's, cubeful, after the decision. ``counted``: the decision
-    is one of the player's counted decisions (an unforced move, a close or wrong cube
-    decision, any take or pass); the loss of a decision not counted is 0 anyway.
-    ``holder``, in a chouette: the team member whose cube the cube decision is on (the
-    box's double or answer included), or who moved for the team; None otherwise.
-    """
-
-    move_number: int
-    side: int
-    kind: Kind
-    played: str
-    best: str
-    played_equity: float
-    best_equity: float
-    counted: bool
-    holder: Holder | None = None
-
-    @property
-    def loss(self) -> float:
-        return max(0.0, self.best_equity - self.played_equity)
-
-    @property
-    def mark(self) -> Mark:
-        return mark_for(self.loss)
-
-
-@dataclass(frozen=True)
-class Figures(ErrorRates):
-    """One player's figures over a list of decisions (docs/analysis.md)."""
-
-    checker_decisions: int
-    cube_decisions: int
-    checker_loss: float
-    cube_loss: float
-    blunders: int
-
-
-def figures(decisions: Sequence[Decision], side: int, holder: Holder | None = None) -> Figures:
-    """``side``'s figures: its counted decisions, losses and blunders, checker and cube
-    apart; with ``holder``, that team member's alone (a chouette)."""
-    mine = [
-        d
-        for d in decisions
-        if d.side == side and d.counted and (holder is None or d.holder == holder)
-    ]
-    checker = [d for d in mine if d.kind is Kind.CHECKER]
-    cube = [d for d in mine if d.kind is Kind.CUBE]
-    return Figures(
-        checker_decisions=len(checker),
-        cube_decisions=len(cube),
-        checker_loss=sum(d.loss for d in checker),
-        cube_loss=sum(d.loss for d in cube),
-        blunders=sum(1 for d in mine if d.mark is Mark.BLUNDER),
-    )
+class TimeUp(Exception):
+    """The run's time is up (its soft limit, ``Engine.deadline``): it stops between two
+    decisions."""
 
 
 def sage_board(position: Position) -> list[int]:
@@ -222,6 +168,7 @@ class Engine:
         if plies < 0:
             raise ValueError("plies are 0 or more")
         self.plies = plies
+        self.deadline: float | None = None  # seconds since the epoch: the soft limit
         weights = default_weights()
         paths, hidden = weights.weight_args
         self._network = bgbot_cpp.create_strategy(weights.strategy_type, paths, hidden)
@@ -238,11 +185,17 @@ class Engine:
                 )
             )
 
+    def in_time(self) -> None:
+        """Raise ``TimeUp`` once past ``deadline``: checked before each decision."""
+        if self.deadline is not None and time.time() > self.deadline:
+            raise TimeUp
+
     def checker(
         self, game: Game, state: MatchState, contract: CubeContract | None = None
     ) -> CheckerChoice:
         """The rolled position's legal plays ranked by the engine, best first, with the
         cube of ``contract`` (default the game's one cube)."""
+        self.in_time()
         view = game.position_for(game.on_roll)
         assert isinstance(view, Position) and game.dice is not None
         plays = {tuple(sage_board(p.result)): p for p in legal_plays(view, game.dice)}
@@ -262,6 +215,7 @@ class Engine:
     ) -> CubeChoice | None:
         """The side on roll's cube decision before its roll on ``contract`` (default the
         game's one cube); None when it may not double."""
+        self.in_time()
         if not may_double(game, state, contract):
             return None
         view = game.position_for(game.on_roll)

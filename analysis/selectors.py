@@ -1,11 +1,11 @@
-"""Reading a match's analysis for the API, and the match it analyses for the worker."""
+"""Reading a match's analysis for the API, and the match it analyses for the engine worker."""
 
 from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
@@ -86,6 +86,18 @@ def analysed_match(analysis: MatchAnalysis) -> Analysed:
         ),
         record=record,
     )
+
+
+def analysed_games(analysed: Analysed) -> list[dict[str, Any]]:
+    """The games to judge as the engine worker reads them (``analysis.jobs.Job``)."""
+    if analysed.chouette_game is not None:
+        return [{"game": analysed.chouette_game.to_dict(), "state": None}]
+    record = analysed.record
+    assert record is not None
+    return [
+        {"game": game.to_dict(), "state": record.state_before(index).to_dict()}
+        for index, game in enumerate(record.games)
+    ]
 
 
 def _seat(side: int, place: int, name: str, player: Player | None) -> Seat:

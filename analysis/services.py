@@ -1,14 +1,19 @@
-"""Every write of the analysis app on the web's side: queueing a match's analysis,
-importing a match played elsewhere.
+"""Every write of the analysis app: queueing a match's analysis, importing a match
+played elsewhere, and the Django worker's side of a run (starting it, its progress, its
+numbers stored, its failure).
 
-The engine never runs here (nor is it imported): the task on the ``analysis`` queue
-runs it in the worker (``analysis.runner``). A match is analysed once; it is queued
-again only when its analysis failed or was made at fewer plies than the setting asks
-(docs/analysis.md).
+The engine never runs here (nor is it imported): the engine worker, a process without
+Django, judges the games of the ``jobs.Job`` that ``analysis_start`` builds and answers
+with the messages of ``analysis.jobs`` (docs/analysis.md, "The engine worker"). A match
+is analysed once; it is queued again only when its analysis failed or was made at fewer
+plies than the setting asks.
 """
 
+import time
 from datetime import datetime, timedelta
+from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -17,7 +22,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from analysis.models import ImportedMatch, MatchAnalysis
+from analysis import jobs, selectors
+from analysis.marks import Decision, decision_from_dict, figures
+from analysis.models import Decision as StoredDecision
+from analysis.models import ImportedMatch, MatchAnalysis, PlayerFigures
 from backgammon.errors import BackgammonError
 from backgammon.matfile import MatchRecord, import_mat
 from backgammon.variants import STANDARD
@@ -25,9 +33,7 @@ from club.models import Player
 from club.services import MAX_MATCH_LENGTH
 from matches.models import Match, Seat, Table
 from web.errors import Conflict, Forbidden, Invalid, NotFound
-from web.schedule import send_at
 
-TASK = "analysis.analyse"
 STOPPED = gettext_lazy("The engine stopped before the end (a crash or the time limit).")
 # The longest name of a player the club keeps (a username's longest).
 MAX_NAME = 150
@@ -36,6 +42,10 @@ MAX_NAME = 150
 STALE_AFTER_LIMIT = 30
 # Every write of an analysis' status or progress moves its live version (analysis/live.py).
 NEXT_VERSION = F("version") + 1
+# The engine worker's process is killed this long after a run's time limit, if the
+# engine has not stopped by itself between two decisions.
+HARD_LIMIT_GRACE = 10
+UNSUPPORTED = gettext_lazy("Only standard backgammon matches and money sessions are analysed.")
 
 
 def analysis_request(*, match_id: int, user: User) -> MatchAnalysis:
@@ -309,4 +319,141 @@ def _queue_new(analysis: MatchAnalysis) -> MatchAnalysis:
 
 
 def _send(analysis_id: int) -> None:
-    send_at(TASK, args=[analysis_id], eta=timezone.now(), queue=settings.ANALYSIS_QUEUE)
+    """Send the run's start to the Django worker, now: with an ETA a worker on the
+    filesystem broker holds a task up to a second in its timer."""
+    current_app.send_task(
+        jobs.ANALYSE, args=[analysis_id], queue=settings.ANALYSIS_DJANGO_QUEUE, ignore_result=True
+    )
+
+
+def analysis_start(*, analysis_id: int, plies: int) -> jobs.Job | None:
+    """Start the run of ``analysis_id`` at ``plies``: mark it running, count the start,
+    and return the job the engine worker judges; None for a task that comes late (the
+    analysis done, failed or running already)."""
+    with transaction.atomic():
+        analysis = MatchAnalysis.objects.select_for_update().get(pk=analysis_id)
+        if analysis.status != MatchAnalysis.Status.QUEUED:
+            return None
+        analysis.status = MatchAnalysis.Status.RUNNING
+        analysis.attempts += 1
+        analysis.started_at = timezone.now()
+        analysis.progress = 0.0
+        analysis.version = NEXT_VERSION
+        analysis.save(update_fields=["status", "attempts", "started_at", "progress", "version"])
+        analysed = selectors.analysed_match(analysis)
+    deadline = time.time() + settings.ANALYSIS_TIME_LIMIT
+    return {
+        "analysis_id": analysis_id,
+        "attempt": analysis.attempts,
+        "plies": plies,
+        "chouette": analysed.chouette_game is not None,
+        "games": selectors.analysed_games(analysed),
+        "done": [],
+        "seats": [
+            {
+                "side": seat.side,
+                "place": seat.place,
+                "username": seat.username,
+                "player_id": None if seat.player is None else seat.player.pk,
+                "holder": seat.holder,
+            }
+            for seat in analysed.seats
+        ],
+        "deadline": deadline,
+        "hard_deadline": deadline + HARD_LIMIT_GRACE,
+        "queue": settings.ANALYSIS_QUEUE,
+        "reply_queue": settings.ANALYSIS_DJANGO_QUEUE,
+    }
+
+
+def analysis_store(
+    *,
+    analysis_id: int,
+    attempt: int,
+    engine: str,
+    plies: int,
+    seats: list[jobs.Seat],
+    games: list[list[dict[str, Any]]],
+) -> bool:
+    """Replace the analysis' numbers with those of its run ``attempt`` (each game's
+    decisions, as the engine worker sent them, and the ``engine`` that judged them), all
+    at once; False, storing nothing,
+    for the late answer of a run that is not the running one."""
+    judged = [[decision_from_dict(d) for d in game] for game in games]
+    decisions = [d for game in judged for d in game]
+    with transaction.atomic():
+        analysis = MatchAnalysis.objects.select_for_update().get(pk=analysis_id)
+        if analysis.status != MatchAnalysis.Status.RUNNING or analysis.attempts != attempt:
+            return False
+        analysis.players.all().delete()
+        analysis.decisions.all().delete()
+        PlayerFigures.objects.bulk_create(_figures(analysis, seat, decisions) for seat in seats)
+        StoredDecision.objects.bulk_create(
+            StoredDecision(
+                analysis=analysis,
+                game_number=number,
+                seq=seq,
+                move_number=d.move_number,
+                side=d.side,
+                kind=d.kind.value,
+                played=d.played,
+                best=d.best,
+                played_equity=d.played_equity,
+                best_equity=d.best_equity,
+                equity_loss=d.loss,
+                mark=d.mark.value,
+                counted=d.counted,
+                holder="" if d.holder is None else str(d.holder),
+            )
+            for number, game in enumerate(judged, start=1)
+            for seq, d in enumerate(game)
+        )
+        analysis.status = MatchAnalysis.Status.DONE
+        analysis.progress = 1.0
+        analysis.engine = engine
+        analysis.plies = plies
+        analysis.error = ""
+        analysis.finished_at = timezone.now()
+        analysis.version = NEXT_VERSION
+        analysis.save()
+    return True
+
+
+def _figures(analysis: MatchAnalysis, seat: jobs.Seat, decisions: list[Decision]) -> PlayerFigures:
+    mine = figures(decisions, seat["side"], seat["holder"])
+    return PlayerFigures(
+        analysis=analysis,
+        side=seat["side"],
+        place=seat["place"],
+        player_id=seat["player_id"],
+        username=seat["username"],
+        checker_decisions=mine.checker_decisions,
+        cube_decisions=mine.cube_decisions,
+        checker_loss=mine.checker_loss,
+        cube_loss=mine.cube_loss,
+        blunders=mine.blunders,
+        pr=mine.pr,
+        checker_pr=mine.checker_pr,
+        cube_pr=mine.cube_pr,
+    )
+
+
+def analysis_engine_failed(
+    *, analysis_id: int, attempt: int, reason: jobs.Failure, error: str
+) -> None:
+    """The engine gave up on run ``attempt``: a match it cannot judge fails at once; the
+    time limit or an error gives the run its second start, then fails it with the
+    error's words. A late answer of another run changes nothing."""
+    with transaction.atomic():
+        analysis = MatchAnalysis.objects.select_for_update().get(pk=analysis_id)
+        if analysis.status != MatchAnalysis.Status.RUNNING or analysis.attempts != attempt:
+            return
+        if reason == "unsupported":
+            analysis_fail(analysis_id=analysis_id, message=str(UNSUPPORTED))
+            return
+        message = (
+            str(STOPPED)
+            if reason == "stopped"
+            else _("The engine failed: %(error)s") % {"error": error}
+        )
+        analysis_retry_or_fail(analysis_id=analysis_id, message=message)

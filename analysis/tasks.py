@@ -1,38 +1,43 @@
-"""The analysis' Celery task, on its own queue (``settings.ANALYSIS_QUEUE``): a thin
-entry point that runs ``analysis.runner`` in the worker, importing it (and with it the
-engine) only there."""
+"""The analysis' Celery tasks on the Django side (``settings.ANALYSIS_DJANGO_QUEUE``, the
+ordinary worker's): thin wrappers of ``analysis.services``. The engine worker, without
+Django, runs the engine's task (``analysis.judging``); the two sides exchange the plain
+messages of ``analysis.jobs``, by task name."""
 
-from celery import shared_task
-from celery.exceptions import SoftTimeLimitExceeded
+from typing import Any
+
+from celery import current_app, shared_task
 from django.conf import settings
-from django.utils.translation import gettext as _
 
-from analysis import services
+from analysis import jobs, services
 
 
-@shared_task(
-    name=services.TASK,
-    ignore_result=True,
-    # A worker that dies in the engine (a crash) gives the task back for its second
-    # start; the run's ``attempts`` stop a third (analysis.runner).
-    acks_late=True,
-    reject_on_worker_lost=True,
-    soft_time_limit=settings.ANALYSIS_TIME_LIMIT,
-    time_limit=settings.ANALYSIS_TIME_LIMIT + 10,
-)
-def analyse(analysis_id: int) -> str:
-    """Analyse the match of ``analysis_id`` at the setting's depth; an error starts it
-    once more, then fails it with the error's words."""
-    from analysis import runner
+@shared_task(name=jobs.ANALYSE, ignore_result=True)
+def analyse(analysis_id: int) -> None:
+    """Start the run of ``analysis_id`` at the setting's depth and hand its job to the
+    engine worker."""
+    job = services.analysis_start(analysis_id=analysis_id, plies=settings.ANALYSIS_PLIES)
+    if job is not None:
+        current_app.send_task(
+            jobs.JUDGE, kwargs={"job": job}, queue=job["queue"], ignore_result=True
+        )
 
-    try:
-        return runner.analysis_run(analysis_id=analysis_id, plies=settings.ANALYSIS_PLIES)
-    except SoftTimeLimitExceeded:
-        message = str(services.STOPPED)
-    except Exception as error:  # whatever the engine raised: the player reads it
-        message = _("The engine failed: %(error)s") % {"error": f"{type(error).__name__}: {error}"}
-    services.analysis_retry_or_fail(analysis_id=analysis_id, message=message)
-    return message
+
+@shared_task(name=jobs.PROGRESS, ignore_result=True)
+def progress(analysis_id: int, progress: float) -> None:
+    services.analysis_progress_set(analysis_id=analysis_id, progress=progress)
+
+
+@shared_task(name=jobs.STORE, ignore_result=True)
+def store(**found: Any) -> None:
+    """The engine worker's decisions for a run (``services.analysis_store``'s arguments)."""
+    services.analysis_store(**found)
+
+
+@shared_task(name=jobs.FAILED, ignore_result=True)
+def failed(analysis_id: int, attempt: int, reason: jobs.Failure, error: str) -> None:
+    services.analysis_engine_failed(
+        analysis_id=analysis_id, attempt=attempt, reason=reason, error=error
+    )
 
 
 @shared_task(name="analysis.sweep", ignore_result=True)

@@ -360,6 +360,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_in": str(BROKER_DIR),
         "data_folder_out": str(BROKER_DIR),
         "control_folder": str(VAR_DIR / "celery" / "control"),
+        # How often an idle worker looks for a message (kombu's default: every second):
+        # a run's analysis crosses three queues (docs/analysis.md, "The engine worker").
+        "polling_interval": 0.1,
     }
 if CELERY_RESULT_BACKEND.startswith("file://"):
     Path(CELERY_RESULT_BACKEND.removeprefix("file://")).mkdir(parents=True, exist_ok=True)
@@ -412,12 +415,17 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # The queue the tournaments' round deadline tasks go to (None: Celery's default queue).
 TOURNAMENTS_DEADLINE_QUEUE: str | None = None
 # Match analysis (docs/analysis.md): the engine's depth in GNU Backgammon's plies (0, the
-# network alone: a 7-point match in well under a second), the queue its worker takes,
-# the time a run may take (its second start comes after; then it fails), how many starts.
+# network alone: a 7-point match in well under a second), the queue the engine worker
+# takes, the time a run may take (checked between decisions; the engine worker's process
+# is killed 10 s later; its second start comes after, then it fails), how many starts.
 # The queue's name is a setting for a broker several clubs (or test runs) share: runclub
 # starts its analysis worker when that queue holds work, and another's is not its own.
 ANALYSIS_PLIES = env_int("ANALYSIS_PLIES", 0)
 ANALYSIS_QUEUE = os.environ.get("ANALYSIS_QUEUE", "analysis")
+# The queue of the analysis' Django side (starting a run, storing its progress and its
+# numbers: analysis.tasks), which the ordinary worker takes; the engine worker, without
+# Django, answers there (analysis.jobs).
+ANALYSIS_DJANGO_QUEUE = os.environ.get("ANALYSIS_DJANGO_QUEUE", "celery")
 ANALYSIS_TIME_LIMIT = 300
 ANALYSIS_ATTEMPTS = 2
 ANALYSIS_IMPORT_MAX_BYTES = 256 * 1024  # a .mat file (a 25-point match: about 60 KB)

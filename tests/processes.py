@@ -5,6 +5,7 @@ import contextlib
 import os
 import signal
 import socket
+import uuid
 from pathlib import Path
 
 
@@ -25,7 +26,8 @@ def runclub_environment(var_dir: Path) -> dict[str, str]:
         "DEBUG": "1",
         "VAR_DIR": str(var_dir),
         "DJANGO_SETTINGS_MODULE": "config.settings",
-        "ANALYSIS_QUEUE": f"analysis-{var_dir.name}",
+        # Unique to the run: a test's folder is named after the test, alike in every run.
+        "ANALYSIS_QUEUE": f"analysis-{uuid.uuid4().hex[:12]}",
     }
     env.pop("SECRET_KEY", None)
     return env

@@ -83,3 +83,38 @@ def test_a_package_importing_above_itself_is_found(tmp_path: Path) -> None:
     module = tmp_path / "upward.py"
     module.write_text("def f():\n    from matches import services\n")
     assert "matches" in imported(module)
+
+
+# The engine worker's modules (analysis/engine_worker): no Django, no app of the house,
+# only the rules core, Celery, the engine and each other.
+ENGINE_SIDE = {
+    "analysis.engine",
+    "analysis.engine_worker",
+    "analysis.jobs",
+    "analysis.judging",
+    "analysis.marks",
+    "analysis.robot_engine",
+}
+ENGINE_SIDE_MAY_IMPORT = {"backgammon", "celery", "bgsage", "bgbot_cpp"}
+
+
+def test_the_engine_worker_imports_no_django() -> None:
+    """Each module the engine worker loads imports the standard library, the rules core,
+    Celery, the engine and the other modules of its side alone."""
+    found = []
+    for name in sorted(ENGINE_SIDE):
+        path = ROOT / name.replace(".", "/")
+        for source in (
+            [path.with_suffix(".py")]
+            if path.with_suffix(".py").exists()
+            else (sorted(path.glob("*.py")))
+        ):
+            for module in sorted(imported(source)):
+                top = module.split(".")[0]
+                if not (
+                    top in sys.stdlib_module_names
+                    or top in ENGINE_SIDE_MAY_IMPORT
+                    or module in ENGINE_SIDE
+                ):
+                    found.append(f"{source.relative_to(ROOT)}: {module}")
+    assert found == []

@@ -1,16 +1,21 @@
 """The analysis app: queued when a match ends, asked for through the API by its players
-or staff, run by the worker's module with the real engine, retried once, then failed."""
+or staff, run by the two workers' modules with the real engine (in the test's process),
+retried once, then failed."""
 
+import json
+import signal
 import subprocess
 import sys
+import time
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
-from analysis import runner, services, tasks
+from analysis import jobs, judging, services
 from analysis.models import MatchAnalysis
 from matches.demo import play_on
+from tests.analysis.running import analyse_now, deliver
 from tests.matches.conftest import start
 
 
@@ -33,7 +38,7 @@ def url(match):
 
 
 def run(analysis):
-    return runner.analysis_run(analysis_id=analysis.pk, plies=0)
+    return analyse_now(analysis)
 
 
 def test_a_finished_match_is_queued_by_itself(alice, bob, sent, django_capture_on_commit_callbacks):
@@ -119,20 +124,25 @@ def test_no_analysis_and_no_match_are_not_found(api, alice, bob):
     assert api.as_user(alice.user).post("/api/matches/999999/analysis/").status_code == 404
 
 
-def test_progress_moves_while_the_engine_runs(finished, monkeypatch):
-    analysis = MatchAnalysis.objects.get(match=finished)
+def test_progress_moves_while_the_engine_runs(
+    alice, bob, sent, monkeypatch, django_capture_on_commit_callbacks
+):
+    """After each game but the last the engine worker sends the progress, which the
+    Django side stores; the numbers stored make it 1."""
+    with django_capture_on_commit_callbacks(execute=True):
+        match = play_on(start(alice, bob, length=3))
+    analysis = MatchAnalysis.objects.get(match=match)
     seen = []
-    judge_match = runner.judge.analyse_match
+    progress_set = services.analysis_progress_set
 
-    def watched(engine, record, progress):
-        def report(done, total):
-            progress(done, total)
-            seen.append(MatchAnalysis.objects.get(pk=analysis.pk).progress)
+    def watched(*, analysis_id, progress):
+        progress_set(analysis_id=analysis_id, progress=progress)
+        seen.append(MatchAnalysis.objects.get(pk=analysis_id).progress)
 
-        return judge_match(engine, record, report)
-
-    monkeypatch.setattr(runner.judge, "analyse_match", watched)
+    monkeypatch.setattr(services, "analysis_progress_set", watched)
     run(analysis)
+    games = {d.game_number for d in analysis.decisions.all()}
+    assert len(seen) == len(games) - 1 > 0
     assert seen == sorted(seen) and 0 < seen[0] and seen[-1] < 1
     assert MatchAnalysis.objects.get(pk=analysis.pk).progress == 1
 
@@ -143,15 +153,66 @@ def test_an_engine_error_is_retried_once_then_fails_clearly(finished, sent, monk
     def crashing(plies):
         raise RuntimeError("the network file is corrupt")
 
-    monkeypatch.setattr(runner, "engine_at", crashing)
-    tasks.analyse(analysis.pk)
+    monkeypatch.setattr(judging, "engine_at", crashing)
+    assert run(analysis) == "queued"
     analysis.refresh_from_db()
-    assert analysis.status == "queued" and analysis.attempts == 1
-    tasks.analyse(analysis.pk)
+    assert analysis.attempts == 1
+    assert run(analysis) == "failed"
     analysis.refresh_from_db()
-    assert analysis.status == "failed"
     assert analysis.error == "The engine failed: RuntimeError: the network file is corrupt"
     assert not analysis.decisions.exists() and not analysis.players.exists()
+
+
+def test_a_run_past_its_time_limit_stops_then_fails(finished, sent, settings):
+    """The soft limit, checked between two decisions: the run's second start, then the
+    failure saying so."""
+    settings.ANALYSIS_TIME_LIMIT = -1
+    analysis = MatchAnalysis.objects.get(match=finished)
+    assert run(analysis) == "queued"
+    assert run(analysis) == "failed"
+    analysis.refresh_from_db()
+    assert analysis.error == str(services.STOPPED) and not analysis.decisions.exists()
+
+
+def test_a_late_answer_of_an_earlier_start_changes_nothing(finished, sent):
+    """The first start, swept as dead, answers after the second began: not stored."""
+    analysis = MatchAnalysis.objects.get(match=finished)
+    first = services.analysis_start(analysis_id=analysis.pk, plies=0)
+    assert first is not None
+    MatchAnalysis.objects.filter(pk=analysis.pk).update(status="queued")
+    second = services.analysis_start(analysis_id=analysis.pk, plies=0)
+    assert second is not None and second["attempt"] == first["attempt"] + 1
+    deliver(jobs.JUDGE, {"job": first})
+    analysis.refresh_from_db()
+    assert analysis.status == "running" and not analysis.decisions.exists()
+    deliver(jobs.JUDGE, {"job": second})
+    analysis.refresh_from_db()
+    assert analysis.status == "done" and analysis.decisions.exists()
+
+
+def test_the_engine_process_is_killed_at_its_hard_deadline(finished, sent, settings):
+    """A hang inside a decision, where no soft limit is checked: the kernel ends the
+    engine worker's process (SIGALRM), leaving the run to the sweep, which gives it its
+    second start."""
+    analysis = MatchAnalysis.objects.get(match=finished)
+    job = services.analysis_start(analysis_id=analysis.pk, plies=0)
+    assert job is not None
+    job["hard_deadline"] = time.time() + 1
+    code = (
+        "import json, sys, time\n"
+        "from analysis import engine, judging\n"
+        "engine.Engine.checker = lambda *args: time.sleep(60)\n"
+        "judging.judge_game.run(json.loads(sys.argv[1]))\n"
+    )
+    began = time.monotonic()
+    ended = subprocess.run([sys.executable, "-c", code, json.dumps(job)], capture_output=True)
+    assert ended.returncode == -signal.SIGALRM and time.monotonic() - began < 30
+    analysis.refresh_from_db()
+    assert analysis.status == "running"  # the sweep's, as after any crash
+    later = timezone.now() + timedelta(seconds=settings.ANALYSIS_TIME_LIMIT + 60)
+    assert services.analysis_sweep(now=later) == 1
+    analysis.refresh_from_db()
+    assert analysis.status == "queued" and analysis.attempts == 1
 
 
 def test_a_run_that_died_with_its_process_is_swept(finished, sent, settings):
@@ -169,16 +230,6 @@ def test_a_run_that_died_with_its_process_is_swept(finished, sent, settings):
     assert services.analysis_sweep() == 0
     analysis.refresh_from_db()
     assert analysis.status == "failed" and "crash" in analysis.error
-
-
-def test_a_third_start_of_a_crashed_run_fails_it(finished):
-    """A worker killed in the engine gives the task back (acks_late): after two starts
-    the run is failed, not started again."""
-    analysis = MatchAnalysis.objects.get(match=finished)
-    MatchAnalysis.objects.filter(pk=analysis.pk).update(status="running", attempts=2)
-    assert run(analysis) == "failed"
-    analysis.refresh_from_db()
-    assert analysis.status == "failed" and analysis.error
 
 
 def test_a_tavli_match_fails_with_a_clear_message(
@@ -208,4 +259,23 @@ def test_the_web_never_imports_the_engine():
     loaded = eval(out.stdout)
     assert "analysis.tasks" in loaded and "analysis.api" in loaded
     assert not [m for m in loaded if m.startswith(("bgsage", "bgbot_cpp", "analysis.engine"))]
-    assert "analysis.runner" not in loaded
+    assert "analysis.judging" not in loaded
+
+
+def test_a_job_that_waited_past_its_hard_deadline_stops_without_the_timer(
+    finished, sent, monkeypatch
+):
+    """Its worker was down meanwhile: the engine worker answers that the run stopped (its
+    second start follows) instead of being killed by a timer already due."""
+    analysis = MatchAnalysis.objects.get(match=finished)
+    job = services.analysis_start(analysis_id=analysis.pk, plies=0)
+    assert job is not None
+    job["deadline"] = job["hard_deadline"] = time.time() - 1
+    answers = []
+    monkeypatch.setattr(
+        judging, "_send", lambda name, kwargs, queue: answers.append((name, kwargs))
+    )
+    judging.judge_game.run(job)
+    assert answers == [
+        (jobs.FAILED, {"analysis_id": analysis.pk, "attempt": 1, "reason": "stopped", "error": ""})
+    ]

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from analysis.engine import Engine, Unsupported, analyse_chouette_game, figures
-from analysis.marks import Kind, Mark
+from analysis.engine import Engine, Unsupported, analyse_chouette_game
+from analysis.marks import Kind, Mark, figures
 from backgammon.game import Game, GameOptions, Phase
 from backgammon.position import Position, board_from_points
 from backgammon.team import BOX, TEAM, ChouetteRules, CubeMode

@@ -4,9 +4,10 @@ ends (the table_game_finished signal), run with the real engine, read and asked 
 
 import pytest
 
-from analysis import runner, services
+from analysis import services
 from analysis.models import MatchAnalysis
 from chouette import online
+from tests.analysis.running import analyse_now
 from tests.chouette.conftest import members, open_chouette  # noqa: F401  (fixtures)
 from tests.chouette.test_online_services import act, body, box_to_roll, play_until
 
@@ -42,7 +43,7 @@ def url(chouette):
 def test_a_finished_game_is_queued_and_judged_per_member(api, members, played, sent):  # noqa: F811
     analysis = MatchAnalysis.objects.get(table=played.table, game_number=1)
     assert analysis.seats == ["alice", "bob", "carol", "dave"] and sent == [analysis.pk]
-    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "done"
+    assert analyse_now(analysis) == "done"
     answer = api.as_user(members["carol"].user).get(url(played))
     assert answer.status_code == 200
     body_ = answer.json()

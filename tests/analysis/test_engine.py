@@ -2,8 +2,8 @@
 
 import pytest
 
-from analysis.engine import Decision, Engine, Unsupported, analyse_game, analyse_match, figures
-from analysis.marks import Kind, Mark, mark_for
+from analysis.engine import Engine, Unsupported, analyse_game, analyse_match
+from analysis.marks import Decision, Kind, Mark, figures, mark_for
 from analysis.selfplay import Player, best, play_match, worst
 from backgammon.game import Game, GameOptions
 from backgammon.match import MatchState

@@ -5,12 +5,13 @@ are refused with a clear error and nothing stored (docs/analysis.md, "Imported m
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from analysis import runner, services
+from analysis import services
 from analysis.engine import Engine
 from analysis.models import ImportedMatch, MatchAnalysis
 from analysis.selfplay import Player, human, play_match
 from backgammon.matfile import export_mat
 from club.models import MatchResult
+from tests.analysis.running import analyse_now
 
 URL = "/api/matches/import/"
 
@@ -55,7 +56,7 @@ def test_a_player_imports_a_match_and_it_is_analysed(
     assert body["analysis"]["status"] == "queued"
     analysis = MatchAnalysis.objects.get(imported_id=body["id"])
     assert sent == [analysis.pk]
-    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "done"
+    assert analyse_now(analysis) == "done"
     read = api.as_user(bob.user).get(f"{URL}{body['id']}/analysis/").json()
     assert read["status"] == "done" and read["progress"] == 1.0
     assert [p["username"] for p in read["players"]] == ["alice", "bob"]
@@ -82,7 +83,7 @@ def test_names_that_are_no_members_are_guests_or_mapped(
         {"name": "Zed", "username": None},
     ]
     analysis = MatchAnalysis.objects.get(imported_id=answer.json()["id"])
-    runner.analysis_run(analysis_id=analysis.pk, plies=0)
+    analyse_now(analysis)
     guest = analysis.players.get(side=1)
     assert guest.username == "Zed" and guest.player is None
 

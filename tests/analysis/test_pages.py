@@ -6,10 +6,11 @@ import re
 
 import pytest
 
-from analysis import runner, services
+from analysis import services
 from analysis.models import MatchAnalysis
 from analysis.selectors import GameKind, pr_history, pr_table
 from matches.demo import play_on
+from tests.analysis.running import analyse_now
 from tests.matches.conftest import start
 
 
@@ -21,7 +22,7 @@ def analysed(alice, bob, monkeypatch, django_capture_on_commit_callbacks):
         with django_capture_on_commit_callbacks(execute=True):
             match = play_on(start(alice, bob, length=1))
         analysis = MatchAnalysis.objects.get(match=match)
-        assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "done"
+        assert analyse_now(analysis) == "done"
 
 
 def no_inline_code(html: str) -> bool:

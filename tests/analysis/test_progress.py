@@ -5,9 +5,10 @@ stands in the players' words (docs/analysis.md, "Progress, live")."""
 
 import pytest
 
-from analysis import runner, services
+from analysis import services
 from analysis.models import MatchAnalysis, PlayerFigures
 from matches.demo import play_on
+from tests.analysis.running import analyse_now
 from tests.matches.conftest import start
 from web import live
 
@@ -72,7 +73,7 @@ def test_every_status_change_moves_the_topic(analysis, alice, settings, monkeypa
         "analysis_progress_set",
         lambda **given: reported.append(given) or report(**given),
     )
-    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "done"
+    assert analyse_now(analysis) == "done"
     seen.append(topic_version(analysis))
     # Started (running), a report per game (a 1-point match: one), done.
     assert seen[1] == seen[0] + 2 + len(reported) and reported
@@ -190,6 +191,6 @@ def test_a_match_of_another_game_is_not_offered_again(client, alice, bob, monkey
     match = play_on(start(alice, bob, length=1, options={"variant": "nackgammon"}))
     services.analysis_queue(match_id=match.pk)
     analysis = MatchAnalysis.objects.get(match=match)
-    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "failed"
+    assert analyse_now(analysis) == "failed"
     html = region(client, alice.user, analysis)
     assert "Only standard backgammon" in html and "Analyse again" not in html

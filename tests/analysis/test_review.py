@@ -6,12 +6,13 @@ import re
 
 import pytest
 
-from analysis import runner, services
+from analysis import services
 from analysis.engine import Engine, analyse_match
 from analysis.models import MatchAnalysis
 from analysis.selectors import _states_by_roll
 from analysis.selfplay import Player, best, play_match, worst
 from matches.demo import play_on
+from tests.analysis.running import analyse_now
 from tests.matches.conftest import start
 
 
@@ -29,7 +30,7 @@ def review(client, user, match):
 
 def test_every_decision_is_shown_with_its_board(client, alice, api, finished):
     analysis = MatchAnalysis.objects.get(match=finished)
-    runner.analysis_run(analysis_id=analysis.pk, plies=0)
+    analyse_now(analysis)
     body = api.as_user(alice.user).get(f"/api/matches/{finished.pk}/analysis/").json()
     html = review(client, alice.user, finished)
     items = re.findall(r'<li class="decision([^"]*)" data-game="(\d+)">', html)

@@ -8,11 +8,12 @@ import re
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from analysis import runner, services
+from analysis import services
 from analysis.engine import Engine
 from analysis.models import ImportedMatch, MatchAnalysis
 from analysis.selfplay import Player, human, play_match
 from backgammon.matfile import export_mat
+from tests.analysis.running import analyse_now
 from tests.analysis.test_chouette_app import played  # noqa: F401  (fixture)
 from tests.chouette.conftest import members, open_chouette  # noqa: F401  (fixtures)
 
@@ -62,7 +63,7 @@ def test_a_member_uploads_a_match_and_reviews_it(client, api, alice, bob, mat_te
     waiting = client.get(answer["Location"]).content.decode()
     assert "Analysis queued" in waiting and f'data-live-topic="analysis:{analysis.pk}"' in waiting
     assert "analysis/progress.js" in waiting and without_inline_code(waiting)
-    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "done"
+    assert analyse_now(analysis) == "done"
     body = api.as_user(bob.user).get(f"/api/matches/import/{imported.pk}/analysis/").json()
     decisions = [d for g in body["games"] for d in g["decisions"]]
     client.force_login(bob.user)
@@ -140,7 +141,7 @@ def test_a_chouettes_games_are_reviewed_with_whose_cube(client, members, played,
     client.force_login(members["erin"].user)  # any member: not one of its players
     waiting = client.get(f"/chouettes/{played.pk}/review/").content.decode()
     assert "Analysis queued" in waiting and not decisions_shown(waiting)
-    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "done"
+    assert analyse_now(analysis) == "done"
     html = client.get(f"/chouettes/{played.pk}/review/").content.decode()
     decisions = list(analysis.decisions.all())
     assert len(decisions_shown(html)) == len(decisions) == html.count(BOARD)
@@ -177,6 +178,6 @@ def test_the_player_page_links_each_game_analysed_to_its_review(client, alice, b
     analysis = MatchAnalysis.objects.get(imported=imported)
     page = client.get("/players/alice/").content.decode()
     assert 'href="/play/import/"' in page and "/review/" not in page
-    runner.analysis_run(analysis_id=analysis.pk, plies=0)
+    analyse_now(analysis)
     page = client.get("/players/alice/").content.decode()
     assert f'href="/play/imported/{imported.pk}/review/"' in page

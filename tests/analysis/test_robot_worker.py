@@ -7,7 +7,7 @@ import pytest
 
 from matches import table_engine
 from matches.models import Action, Match
-from tests.integration.worker import worker_process
+from tests.integration.worker import engine_worker_process, worker_process
 from tests.matches.api_helpers import client_for, ok, path, step
 from tests.waiting import PATIENCE, wait_until
 
@@ -17,8 +17,8 @@ from tests.waiting import PATIENCE, wait_until
 def test_the_robot_finishes_a_match_on_the_clock(alice, robots, settings):
     client = client_for(alice.user)
     with (
-        worker_process(test_database=True) as engine_queue,
-        worker_process(test_database=True, kind="worker") as reply_queue,
+        engine_worker_process() as engine_queue,
+        worker_process(test_database=True) as reply_queue,
     ):
         settings.ANALYSIS_QUEUE = engine_queue
         settings.ROBOT_REPLY_QUEUE = reply_queue

@@ -7,12 +7,13 @@ updating by itself as the analysis advances, finishes or fails, and asked for ag
 import pytest
 from playwright.sync_api import expect
 
-from analysis import runner, services
+from analysis import services
 from analysis.engine import Engine
 from analysis.models import MatchAnalysis
 from analysis.selfplay import Player, human, play_match
 from backgammon.matfile import export_mat
 from matches.demo import play_on
+from tests.analysis.running import analyse_now
 from tests.browser.helpers import log_in
 from tests.matches.conftest import start
 
@@ -27,7 +28,7 @@ def test_the_review_page_steps_through_the_decisions(page, make_player, monkeypa
     match = play_on(start(alice, bob, length=1))
     services.analysis_queue(match_id=match.pk)
     analysis = MatchAnalysis.objects.get(match=match)
-    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "done"
+    assert analyse_now(analysis) == "done"
     marks = list(analysis.decisions.order_by("game_number", "seq").values_list("mark", flat=True))
     log_in(page, "alice")
     page.goto(f"/play/{match.pk}/review/")
@@ -74,7 +75,7 @@ def test_the_match_page_follows_the_analysis_to_its_end(page, finished, screensh
     expect(region).to_contain_text("Analysis running: 40%", timeout=LIVE)
     expect(region.locator("progress")).to_have_attribute("value", "40")
     screenshot("analysis-running")
-    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "done"
+    assert analyse_now(analysis) == "done"
     expect(region).to_contain_text("Analysis done: your PR", timeout=LIVE)
     expect(region).to_contain_text("Bob's PR")
     screenshot("analysis-done")
@@ -109,7 +110,7 @@ def test_an_imported_matchs_review_comes_when_done_and_steps_with_the_keyboard(
     page.goto(f"/play/imported/{imported.pk}/review/")
     expect(page.locator("[data-analysis-region]")).to_contain_text("Analysis queued")
     # Done while the page is open: it shows the decisions by itself.
-    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "done"
+    assert analyse_now(analysis) == "done"
     count = analysis.decisions.count()
     position = page.locator(".review-position")
     expect(position).to_have_text(f"1 / {count}", timeout=LIVE)

@@ -1,5 +1,5 @@
-"""A real Celery worker process for a test: the command ``make run`` and docker-compose
-use, on a queue of its own (so it takes only the test's tasks)."""
+"""Real Celery worker processes for a test: the commands ``make run`` and docker-compose
+use, each on a queue of its own (so it takes only the test's tasks)."""
 
 import os
 import subprocess
@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from django.conf import settings
 from django.db import connection
 
-from web.management.commands.runclub import service_commands
+from web.management.commands.runclub import engine_environment, service_commands
 
 
 def database_url_for_processes(*, host: str | None = None, port: int | None = None) -> str:
@@ -24,20 +24,38 @@ def database_url_for_processes(*, host: str | None = None, port: int | None = No
 
 
 @contextmanager
-def worker_process(*, test_database: bool = False, kind: str = "analysis") -> Iterator[str]:
-    """Start a worker; yield its queue's name. ``test_database``: the worker uses the
-    test's database (a test with ``transaction=True``, whose rows the worker must see).
-    ``kind``: ``analysis`` (the engine's worker, one task at a time) or ``worker`` (the
-    ordinary one, without beat: the tasks the engine answers with)."""
+def worker_process(
+    *, test_database: bool = False, engine_queue: str | None = None
+) -> Iterator[str]:
+    """Start a Django worker (make run's, without beat); yield its queue's name, which is
+    also its analyses' (``ANALYSIS_DJANGO_QUEUE``). ``test_database``: the worker uses the
+    test's database (a test with ``transaction=True``, whose rows the worker must see);
+    ``engine_queue``: the engine worker's queue it sends the analyses to."""
     queue = f"test-{uuid.uuid4().hex[:12]}"
-    command = service_commands("127.0.0.1:0", beat_apart=True)[kind] + ["--queues", queue]
-    if kind == "analysis":
-        command += ["--pool", "solo"]
+    command = service_commands("127.0.0.1:0", beat_apart=True)["worker"]
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings"}
+    env["ANALYSIS_DJANGO_QUEUE"] = queue
+    if engine_queue is not None:
+        env["ANALYSIS_QUEUE"] = engine_queue
     if test_database:
         env["DATABASE_URL"] = database_url_for_processes()
+    with _running([*command, "--queues", queue, "--pool", "solo"], queue, env):
+        yield queue
+
+
+@contextmanager
+def engine_worker_process() -> Iterator[str]:
+    """Start the engine worker (make run's, without Django); yield its queue's name."""
+    queue = f"test-engine-{uuid.uuid4().hex[:12]}"
+    command = [*service_commands("127.0.0.1:0")["analysis"], "--queues", queue]
+    with _running(command, queue, {**os.environ, **engine_environment()}):
+        yield queue
+
+
+@contextmanager
+def _running(command: list[str], queue: str, env: dict[str, str]) -> Iterator[None]:
     worker = subprocess.Popen(
-        command,
+        [*command, "--hostname", f"{queue}@%h"],
         cwd=settings.BASE_DIR,
         env=env,
         stdin=subprocess.DEVNULL,
@@ -45,7 +63,7 @@ def worker_process(*, test_database: bool = False, kind: str = "analysis") -> It
         stderr=subprocess.DEVNULL,
     )
     try:
-        yield queue
+        yield
     finally:
         worker.terminate()
         try:

@@ -9,7 +9,6 @@ from decimal import Decimal
 import pytest
 from rest_framework.test import APIClient
 
-from analysis import runner
 from analysis import services as analysis_services
 from analysis.models import MatchAnalysis
 from analysis.robot_engine import decide
@@ -20,6 +19,7 @@ from club.models import Player, RatingChange, Transaction
 from club.selectors import leaderboard, robot_get
 from matches import selectors, services, table_engine
 from matches.models import Match, Table
+from tests.analysis.running import analyse_now
 from tests.factories import token_for
 from tests.matches.api_helpers import act, client_for, ok, path
 from tests.matches.conftest import game_of
@@ -266,7 +266,7 @@ def test_a_match_against_the_robot_is_analysed_and_the_robot_left_out_of_the_pr_
     alice = make_player("alice")
     match = human_plays(worker, invite(worker, alice, robot, length=1), alice)
     analysis = MatchAnalysis.objects.get(match=match)
-    assert runner.analysis_run(analysis_id=analysis.pk, plies=0) == "done"
+    assert analyse_now(analysis) == "done"
     assert analysis.players.filter(player=robot).exists()
     assert [row.player.username for row in pr_table()] == ["alice"]
 

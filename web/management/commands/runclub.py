@@ -36,12 +36,18 @@ def service_commands(bind: str, *, beat_apart: bool = False) -> dict[str, list[s
       on 8 threads (a timeout mostly waits on the database; each thread reserves one task
       at a time, so a timeout never waits behind another task), with beat on a thread of
       its own (``--beat-thread``, web.beat);
-    - ``analysis``: the engine's queue alone, one run at a time in a child process (the
-      hard time limit kills only a process): never in the way of a timeout; the match
-      analyses and the practice robot's moves (``analysis.robot_engine``, docs/practice.md).
+    - ``analysis``: the engine worker (``analysis.engine_worker``), without Django: the
+      engine's queue alone, one game at a time in its one process (its hard time limit
+      kills it; this supervisor starts it again), never in the way of a timeout; the
+      database side of its runs is the worker's (``settings.ANALYSIS_DJANGO_QUEUE``). It
+      reads the broker from the environment (``engine_environment``). It judges the match
+      analyses and chooses the practice robot's moves (``analysis.robot_engine``,
+      docs/practice.md).
     """
     python = sys.executable
-    queues = dict.fromkeys([settings.MATCHES_TIMEOUT_QUEUE or "celery", "celery"])
+    queues = dict.fromkeys(
+        [settings.MATCHES_TIMEOUT_QUEUE or "celery", "celery", settings.ANALYSIS_DJANGO_QUEUE]
+    )
     schedule = ["--schedule", settings.CELERY_BEAT_SCHEDULE_FILENAME]
     beat_thread = [] if beat_apart else ["--beat-thread", *schedule]
     commands = {
@@ -56,9 +62,9 @@ def service_commands(bind: str, *, beat_apart: bool = False) -> dict[str, list[s
             "--hostname", "worker@%h", *beat_thread,
         ],
         "analysis": [
-            python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
-            "--queues", settings.ANALYSIS_QUEUE, "--concurrency", "1",
-            "--hostname", "analysis@%h", "--include", "analysis.robot_engine",
+            python, "-m", "analysis.engine_worker", "--loglevel", "INFO",
+            "--queues", settings.ANALYSIS_QUEUE, "--pool", "solo", "--concurrency", "1",
+            "--hostname", "analysis@%h",
         ],
     }  # fmt: skip
     if beat_apart:
@@ -66,6 +72,17 @@ def service_commands(bind: str, *, beat_apart: bool = False) -> dict[str, list[s
             python, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO", *schedule,
         ]  # fmt: skip
     return commands
+
+
+def engine_environment() -> dict[str, str]:
+    """The broker as the settings compute it, for the engine worker, which reads no
+    settings (``analysis.engine_worker``): its URL and its transport's options."""
+    return {
+        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+        "CELERY_BROKER_TRANSPORT_OPTIONS": json.dumps(
+            getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {})
+        ),
+    }
 
 
 def analysis_work() -> dict[str, str] | None:
@@ -99,6 +116,7 @@ class Command(BaseCommand):
                 for name, command in service_commands(bind).items()
             ],
         }
+        os.environ.update(engine_environment())  # the supervisor's children inherit it
         sys.stdout.flush()
         sys.stderr.flush()
         os.chdir(settings.BASE_DIR)  # where ``-m web.supervision`` and the children's apps are

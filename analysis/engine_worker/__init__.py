@@ -1,0 +1,73 @@
+"""The engine worker: a Celery app without Django, for the engine's queue
+(``settings.ANALYSIS_QUEUE``), started as ``python -m analysis.engine_worker --queues
+analysis --pool solo ...`` (Celery's worker options; ``manage.py runclub`` and
+docker-compose.yml; docs/operations.md, "Footprint").
+
+It holds the engine's networks and nothing of Django (a third of a Django worker's
+memory): its tasks receive plain JSON and answer, by task name, to the Django side's
+queue, which keeps the database. Configured from the environment that ``runclub`` and
+compose give it: ``CELERY_BROKER_URL`` and ``CELERY_BROKER_TRANSPORT_OPTIONS`` (JSON), as
+config/settings.py computes them.
+
+Its tasks are the modules of ``TASK_MODULES``: a module of Django-free tasks
+(``celery.shared_task``, answering with ``current_app.send_task``) joins by one line
+there.
+"""
+
+import contextlib
+import json
+import os
+import signal
+import sys
+from collections.abc import Iterator
+
+# kombu's JSON encoder imports Django when it is installed, for Django's lazy strings,
+# which this worker never sends: left out, so that no Django module loads here (a
+# process that has Django already, a test's, keeps it).
+sys.modules.setdefault("django", None)  # type: ignore[arg-type]
+
+from celery import Celery  # noqa: E402
+
+TASK_MODULES = [
+    "analysis.judging",  # a match's or a chouette game's analysis, a game a task
+    "analysis.robot_engine",  # the practice robot's moves (docs/practice.md)
+]
+
+
+def engine_app() -> Celery:
+    """The app, from the environment; without the Django fixup, which Celery installs
+    whenever ``DJANGO_SETTINGS_MODULE`` is set (as runclub's environment has it). Its
+    worker makes it the current app; elsewhere (a test's process) it leaves that alone."""
+    app = Celery("engine", include=TASK_MODULES, fixups=[], set_as_current=False)
+    app.conf.update(
+        broker_url=os.environ.get("CELERY_BROKER_URL", "filesystem://localhost/"),
+        broker_transport_options=json.loads(
+            os.environ.get("CELERY_BROKER_TRANSPORT_OPTIONS", "{}")
+        ),
+        broker_connection_retry_on_startup=True,
+        task_serializer="json",
+        accept_content=["json"],
+        task_ignore_result=True,
+        # One task at a time, none reserved behind it: a robot's move waits at most
+        # for the game being judged.
+        worker_prefetch_multiplier=1,
+        worker_hijack_root_logger=False,
+    )
+    return app
+
+
+app = engine_app()
+
+
+@contextlib.contextmanager
+def hard_limit(seconds: float) -> Iterator[None]:
+    """The process ends after ``seconds`` (more than 0) if the block has not: SIGALRM at its default
+    disposition, which the kernel applies even inside the engine's C++ code. The
+    supervisor starts the worker again; the Django side's sweep gives the run its second
+    start or fails it (``analysis.services.analysis_sweep``)."""
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)

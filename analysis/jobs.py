@@ -1,0 +1,57 @@
+"""The messages between the analysis' two sides, in plain JSON: the Django worker, which
+keeps the database, and the engine worker (``analysis.engine_worker``), which imports
+no Django. Both import this module; it loads neither Django nor the engine.
+
+A run: ``ANALYSE`` (Django side, ``settings.ANALYSIS_DJANGO_QUEUE``) marks the analysis
+running and sends a ``Job`` to ``JUDGE`` (engine side, ``settings.ANALYSIS_QUEUE``),
+which judges one game, sends ``PROGRESS`` and queues itself for the next game, and after
+the last sends ``STORE`` with every game's decisions; or ``FAILED`` (docs/analysis.md,
+"The engine worker").
+"""
+
+from typing import Any, Literal, TypedDict
+
+ANALYSE = "analysis.analyse"
+JUDGE = "analysis.judge_game"
+PROGRESS = "analysis.progress"
+STORE = "analysis.store"
+FAILED = "analysis.failed"
+
+# Why the engine gave up on a run: a match it cannot judge (failed at once), the time
+# limit, an error (both retried once).
+Failure = Literal["unsupported", "stopped", "error"]
+
+
+class Seat(TypedDict):
+    """Who gets figures (``analysis.selectors.Seat``): carried through, for the store."""
+
+    side: int
+    place: int
+    username: str
+    player_id: int | None
+    holder: str | None
+
+
+class Job(TypedDict):
+    """A run, as each game's engine task receives it.
+
+    ``games``: each game's ``Game.to_dict()`` and the match's state before it
+    (``MatchState.to_dict()``; None for a chouette game); ``done``: the decisions of the
+    games judged so far (``analysis.marks.decision_to_dict``), the next game to judge
+    being the one after; each game's task goes to ``queue`` (the engine's), behind what
+    waits there. ``deadline`` (the soft limit, checked between decisions) and
+    ``hard_deadline`` (the process is killed, ``analysis.engine_worker.hard_limit``) are
+    seconds since the epoch; ``attempt`` tells a late answer of an earlier run apart.
+    """
+
+    analysis_id: int
+    attempt: int
+    plies: int
+    chouette: bool
+    games: list[dict[str, Any]]
+    done: list[list[dict[str, Any]]]
+    seats: list[Seat]
+    deadline: float
+    hard_deadline: float
+    queue: str
+    reply_queue: str

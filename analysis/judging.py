@@ -1,0 +1,88 @@
+"""The engine worker's analysis task: judge one game of a run, then queue the next game
+or send the decisions back. Plain Python and Celery, no Django (the engine worker,
+``analysis.engine_worker``, loads it); the database is the Django side's
+(``analysis.tasks``), reached only through the messages of ``analysis.jobs``.
+
+One game a task: the engine's queue takes a robot's move between two games of a long
+match, never waiting for the whole match.
+"""
+
+import contextlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+from celery import current_app, shared_task
+
+import analysis.engine as judge
+import analysis.jobs as jobs
+from analysis.engine_worker import hard_limit
+from analysis.marks import Decision, decision_to_dict
+from backgammon.game import Game
+from backgammon.match import MatchState
+
+_ENGINES: dict[int, judge.Engine] = {}  # one a depth a process: its networks load once
+
+Send = Callable[[str, dict[str, Any], str], None]
+
+
+def engine_at(plies: int) -> judge.Engine:
+    if plies not in _ENGINES:
+        _ENGINES[plies] = judge.Engine(plies)
+    return _ENGINES[plies]
+
+
+@shared_task(name=jobs.JUDGE, ignore_result=True)
+def judge_game(job: jobs.Job) -> None:
+    """Judge the next game of ``job``, killed by the kernel at its hard deadline. A job
+    that waited past it (its worker down meanwhile) runs without the timer: its soft
+    deadline, past too, stops it before the engine is called."""
+    remaining = job["hard_deadline"] - time.time()
+    with hard_limit(remaining) if remaining > 0 else contextlib.nullcontext():
+        judge_next(job, _send)
+
+
+def _send(name: str, kwargs: dict[str, Any], queue: str) -> None:
+    current_app.send_task(name, kwargs=kwargs, queue=queue, ignore_result=True)
+
+
+def judge_next(job: jobs.Job, send: Send) -> None:
+    """Judge the game after those ``done``; then ``send`` the progress and the job of the
+    next game to the engine's queue, or the run's decisions, or why it failed, to the
+    Django side's."""
+    reply = job["reply_queue"]
+    about = {"analysis_id": job["analysis_id"], "attempt": job["attempt"]}
+    try:
+        decisions = _judged(job)
+    except judge.Unsupported as error:
+        send(jobs.FAILED, {**about, "reason": "unsupported", "error": str(error)}, reply)
+        return
+    except judge.TimeUp:
+        send(jobs.FAILED, {**about, "reason": "stopped", "error": ""}, reply)
+        return
+    except Exception as error:  # whatever the engine raised: the player reads it
+        failure = {"reason": "error", "error": f"{type(error).__name__}: {error}"}
+        send(jobs.FAILED, {**about, **failure}, reply)
+        return
+    done = [*job["done"], [decision_to_dict(d) for d in decisions]]
+    if len(done) < len(job["games"]):
+        # Short of 1 until the numbers are stored.
+        progress = 0.99 * len(done) / len(job["games"])
+        send(jobs.PROGRESS, {"analysis_id": job["analysis_id"], "progress": progress}, reply)
+        send(jobs.JUDGE, {"job": {**job, "done": done}}, job["queue"])
+        return
+    stored = {"engine": f"{judge.ENGINE} {judge.ENGINE_VERSION}", "plies": job["plies"]}
+    send(jobs.STORE, {**about, **stored, "seats": job["seats"], "games": done}, reply)
+
+
+def _judged(job: jobs.Job) -> list[Decision]:
+    engine = engine_at(job["plies"])
+    engine.deadline = job["deadline"]
+    engine.in_time()
+    played = job["games"][len(job["done"])]
+    game = Game.from_dict(played["game"])
+    if job["chouette"]:
+        return judge.analyse_chouette_game(
+            engine, Game.start(game.options, game.opening), game.compact().history
+        )
+    return judge.analyse_game(engine, game, MatchState.from_dict(played["state"]))

@@ -64,4 +64,4 @@ def test_the_engine_worker_loads_no_django(settings):
         env=env,
         cwd=settings.BASE_DIR,
     ).stdout.splitlines()
-    assert out == ["[]", "['analysis.judge_game']"]
+    assert out == ["[]", "['analysis.judge_game', 'analysis.robot_move']"]

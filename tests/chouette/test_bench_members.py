@@ -11,6 +11,18 @@ from bench import api_chouette as bench
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
 SIDE_BY_SIDE = {"take", "pass", "beaver", "propose"}  # none makes another stale
+MOST_GAMES = 12  # the dice are the server's: a few games more until each action is seen
+
+
+def every_action_seen(played: Counter[str]) -> bool:
+    return all(
+        (
+            played["double by the box"] + played["double by the box, to some"] > 0,
+            played["double by a member"] > 0,
+            played["take by a member"] + played["pass by a member"] > 0,
+            played["propose"] > 0,
+        )
+    )
 
 
 @pytest.fixture
@@ -41,8 +53,8 @@ def test_the_benchmarks_members_play_whole_games_and_every_action_is_taken(
     assert opened.status_code == 201, opened.json()
     card, pk = opened.json(), opened.json()["id"]
     talk, played = bench.Talk(seed=7), Counter()
-    for _step in range(3000):
-        if card["games"] == 2:
+    for _step in range(20000):
+        if (card["games"] >= 2 and every_action_seen(played)) or card["games"] == MOST_GAMES:
             break
         acting = {name: act for name in NAMES if (act := bench.decide(card, name, talk))}
         kinds = {act.kind for act in acting.values()}
@@ -60,12 +72,11 @@ def test_the_benchmarks_members_play_whole_games_and_every_action_is_taken(
             if act.kind != "propose":  # answered with the proposal, not the table
                 answered = response.json()
         card = answered
-    assert card["games"] == 2 and played["start"] == 2
+    assert card["games"] >= 2 and played["start"] == card["games"]
     assert sum(card["scores"].values()) == 0
-    assert played["double by the box"] + played["double by the box, to some"] > 0
-    assert played["double by a member"] > 0
-    assert played["take by a member"] + played["pass by a member"] > 0
-    assert played["propose"] > 0  # the crew consults (H2) and the captain hears it out
+    # The box doubles, the members double and answer, and the crew consults (H2) and the
+    # captain hears it out.
+    assert every_action_seen(played), played
     if cube == "single":
         assert played["beaver by a member"] == 0  # one team cube: no beaver (H4)
         assert played["double by the box, to some"] == 0  # and the box doubles everyone

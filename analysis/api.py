@@ -88,6 +88,13 @@ class MatchAnalysisView(APIView):
         return Response(AnalysisOutput(selectors.analysis_detail(analysis)).data)
 
 
+def _accepted(analysis: MatchAnalysis) -> Response:
+    """202: the analysis asked for, as it stands (queued again, or done already)."""
+    return Response(
+        AnalysisOutput(selectors.analysis_detail(analysis)).data, status=status.HTTP_202_ACCEPTED
+    )
+
+
 class MatchAnalysisRequestView(APIView):
     """Ask for a finished match's analysis (a player of the match or staff); a match is
     analysed once, so asking again answers the analysis as it stands."""
@@ -97,11 +104,7 @@ class MatchAnalysisRequestView(APIView):
     @extend_schema(request=None, responses={202: AnalysisOutput})
     def post(self, request: Request, pk: int) -> Response:
         services.analysis_request(match_id=pk, user=member(request.user))
-        analysis = selectors.analysis_for_match(match_id=pk)
-        return Response(
-            AnalysisOutput(selectors.analysis_detail(analysis)).data,
-            status=status.HTTP_202_ACCEPTED,
-        )
+        return _accepted(selectors.analysis_for_match(match_id=pk))
 
 
 class MatchImportInput(InputSerializer):
@@ -189,11 +192,7 @@ class ImportedAnalysisRequestView(APIView):
     @extend_schema(request=None, responses={202: AnalysisOutput})
     def post(self, request: Request, pk: int) -> Response:
         services.imported_analysis_request(import_id=pk, user=member(request.user))
-        analysis = selectors.analysis_for_import(import_id=pk)
-        return Response(
-            AnalysisOutput(selectors.analysis_detail(analysis)).data,
-            status=status.HTTP_202_ACCEPTED,
-        )
+        return _accepted(selectors.analysis_for_import(import_id=pk))
 
 
 class ChouetteAnalysisView(APIView):

@@ -3,37 +3,18 @@ stored and analysed like a finished match; bad files, strangers and unknown memb
 are refused with a clear error and nothing stored (docs/analysis.md, "Imported matches")."""
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 
 from analysis import services
-from analysis.engine import Engine
 from analysis.models import ImportedMatch, MatchAnalysis
-from analysis.selfplay import Player, human, play_match
-from backgammon.matfile import export_mat
 from club.models import MatchResult
+from tests.analysis.conftest import mat_file
 from tests.analysis.running import analyse_now
 
 URL = "/api/matches/import/"
 
 
-@pytest.fixture(scope="module")
-def mat_text():
-    """A 3-point match between "alice" and "bob" (three games, a double taken, one passed)."""
-    record = play_match(Engine(0), (Player("alice", human), Player("bob", human)), 3, seed=4)
-    return export_mat(record)
-
-
-@pytest.fixture
-def sent(monkeypatch):
-    ids = []
-    monkeypatch.setattr(services, "_send", ids.append)
-    return ids
-
-
 def upload(client, text, **fields):
-    data = text.encode() if isinstance(text, str) else text
-    fields["file"] = SimpleUploadedFile("match.mat", data, content_type="text/plain")
-    return client.post(URL, fields, format="multipart")
+    return client.post(URL, {**fields, "file": mat_file(text)}, format="multipart")
 
 
 def nothing_stored():

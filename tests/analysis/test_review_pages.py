@@ -5,14 +5,9 @@ review pages")."""
 
 import re
 
-import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
-
 from analysis import services
-from analysis.engine import Engine
 from analysis.models import ImportedMatch, MatchAnalysis
-from analysis.selfplay import Player, human, play_match
-from backgammon.matfile import export_mat
+from tests.analysis.conftest import mat_file
 from tests.analysis.running import analyse_now
 from tests.analysis.test_chouette_app import played  # noqa: F401  (fixture)
 from tests.chouette.conftest import members, open_chouette  # noqa: F401  (fixtures)
@@ -20,23 +15,8 @@ from tests.chouette.conftest import members, open_chouette  # noqa: F401  (fixtu
 BOARD = '<svg xmlns="http://www.w3.org/2000/svg" class="board'
 
 
-@pytest.fixture(scope="module")
-def mat_text():
-    """A 3-point match between "alice" and "bob"."""
-    record = play_match(Engine(0), (Player("alice", human), Player("bob", human)), 3, seed=4)
-    return export_mat(record)
-
-
-@pytest.fixture
-def sent(monkeypatch):
-    ids = []
-    monkeypatch.setattr(services, "_send", ids.append)
-    return ids
-
-
 def upload(client, text, **fields):
-    fields["file"] = SimpleUploadedFile("match.mat", text.encode(), content_type="text/plain")
-    return client.post("/play/import/", fields)
+    return client.post("/play/import/", {**fields, "file": mat_file(text)})
 
 
 def decisions_shown(html):

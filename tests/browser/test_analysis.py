@@ -86,10 +86,9 @@ def test_the_match_page_follows_the_analysis_to_its_end(page, finished, screensh
     expect(page.locator(".review-position")).to_contain_text("1 / ")
 
 
-def test_a_failed_analysis_is_asked_for_again_from_the_match_page(page, finished):
-    analysis = MatchAnalysis.objects.get(match=finished)
-    log_in(page, "bob")
-    page.goto(f"/play/{finished.pk}/")
+def failed_then_asked_again(page, analysis):
+    """The page's progress region says the analysis failed, and why, as soon as it does;
+    its "Analyse again" queues it again, and the region says so."""
     region = page.locator("[data-analysis-region]")
     expect(region).to_contain_text("Analysis queued")
     services.analysis_fail(analysis_id=analysis.pk, message="The engine failed: boom")
@@ -98,6 +97,13 @@ def test_a_failed_analysis_is_asked_for_again_from_the_match_page(page, finished
     expect(region).to_contain_text("Analysis queued", timeout=LIVE)
     analysis.refresh_from_db()
     assert analysis.status == "queued" and analysis.error == ""
+
+
+def test_a_failed_analysis_is_asked_for_again_from_the_match_page(page, finished):
+    analysis = MatchAnalysis.objects.get(match=finished)
+    log_in(page, "bob")
+    page.goto(f"/play/{finished.pk}/")
+    failed_then_asked_again(page, analysis)
 
 
 def test_an_imported_matchs_review_comes_when_done_and_steps_with_the_keyboard(
@@ -141,11 +147,4 @@ def test_a_failed_imports_analysis_is_asked_for_again_from_its_review(
     analysis = MatchAnalysis.objects.get(imported=imported)
     log_in(page, "alice")
     page.goto(f"/play/imported/{imported.pk}/review/")
-    region = page.locator("[data-analysis-region]")
-    expect(region).to_contain_text("Analysis queued")
-    services.analysis_fail(analysis_id=analysis.pk, message="The engine failed: boom")
-    expect(region).to_contain_text("The analysis failed: The engine failed: boom", timeout=LIVE)
-    region.get_by_role("button", name="Analyse again").click()
-    expect(region).to_contain_text("Analysis queued", timeout=LIVE)
-    analysis.refresh_from_db()
-    assert analysis.status == "queued" and analysis.error == ""
+    failed_then_asked_again(page, analysis)

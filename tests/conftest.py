@@ -32,6 +32,18 @@ def robots(db):
 
 
 @pytest.fixture
+def worker(monkeypatch, django_capture_on_commit_callbacks):
+    """The robot's engine worker, here: the requests it is sent are kept until the test
+    has them answered (``tests.robot_worker.Worker.answer``)."""
+    from matches import table_engine
+    from tests.robot_worker import Worker
+
+    found = Worker(django_capture_on_commit_callbacks)
+    monkeypatch.setattr(table_engine, "robot_ask", found.asked.append)
+    return found
+
+
+@pytest.fixture
 def make_player(db):
     """Create a player (a real user with a password) by username."""
 

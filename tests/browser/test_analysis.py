@@ -106,14 +106,20 @@ def test_a_failed_analysis_is_asked_for_again_from_the_match_page(page, finished
     failed_then_asked_again(page, analysis)
 
 
+def alices_upload(make_player, monkeypatch, *, length, seed):
+    """A match of ``length`` points between alice and bob that alice uploads, and its
+    analysis, queued (no worker takes it: the test runs it)."""
+    monkeypatch.setattr(services, "_send", lambda analysis_id: None)
+    alice, _bob = make_player("alice"), make_player("bob")
+    record = play_match(Engine(0), (Player("alice", human), Player("bob", human)), length, seed)
+    imported = services.imported_match_create(user=alice.user, text=export_mat(record))
+    return imported, MatchAnalysis.objects.get(imported=imported)
+
+
 def test_an_imported_matchs_review_comes_when_done_and_steps_with_the_keyboard(
     page, make_player, monkeypatch
 ):
-    monkeypatch.setattr(services, "_send", lambda analysis_id: None)
-    alice, _bob = make_player("alice"), make_player("bob")
-    record = play_match(Engine(0), (Player("alice", human), Player("bob", human)), 3, seed=4)
-    imported = services.imported_match_create(user=alice.user, text=export_mat(record))
-    analysis = MatchAnalysis.objects.get(imported=imported)
+    imported, analysis = alices_upload(make_player, monkeypatch, length=3, seed=4)
     log_in(page, "bob")
     page.goto(f"/play/imported/{imported.pk}/review/")
     expect(page.locator("[data-analysis-region]")).to_contain_text("Analysis queued")
@@ -140,11 +146,7 @@ def test_an_imported_matchs_review_comes_when_done_and_steps_with_the_keyboard(
 def test_a_failed_imports_analysis_is_asked_for_again_from_its_review(
     page, make_player, monkeypatch
 ):
-    monkeypatch.setattr(services, "_send", lambda analysis_id: None)
-    alice, _bob = make_player("alice"), make_player("bob")
-    record = play_match(Engine(0), (Player("alice", human), Player("bob", human)), 1, seed=2)
-    imported = services.imported_match_create(user=alice.user, text=export_mat(record))
-    analysis = MatchAnalysis.objects.get(imported=imported)
+    imported, analysis = alices_upload(make_player, monkeypatch, length=1, seed=2)
     log_in(page, "alice")
     page.goto(f"/play/imported/{imported.pk}/review/")
     failed_then_asked_again(page, analysis)

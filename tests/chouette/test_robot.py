@@ -19,17 +19,9 @@ from club.selectors import robot_get
 from matches import table_engine
 from matches.errors import NotYourTurn
 from matches.models import Action, Table
-from tests.matches.test_robot import Worker
 from web.errors import Conflict, Invalid
 
 pytestmark = pytest.mark.usefixtures("robots")
-
-
-@pytest.fixture
-def worker(monkeypatch, django_capture_on_commit_callbacks):
-    found = Worker(django_capture_on_commit_callbacks)
-    monkeypatch.setattr(table_engine, "robot_ask", found.asked.append)
-    return found
 
 
 @pytest.fixture

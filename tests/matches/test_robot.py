@@ -30,44 +30,6 @@ from web.errors import Invalid
 pytestmark = pytest.mark.usefixtures("robots")
 
 
-class Worker:
-    """The engine's worker, in the test: the requests sent after commit are kept, and
-    ``answer`` decides each and applies it as ``matches.robot_act`` does."""
-
-    def __init__(self, capture, decides=decide) -> None:
-        self.asked: list[dict] = []
-        self.capture = capture
-        self.decides = decides
-
-    def run(self, call, **kwargs):
-        """``call(**kwargs)``, what it sends after commit sent."""
-        with self.capture(execute=True):
-            return call(**kwargs)
-
-    def answer(self, *, limit: int = 1000) -> int:
-        """Answer every request (and those the answers lead to); how many applied."""
-        applied = 0
-        for _ in range(limit):
-            if not self.asked:
-                return applied
-            request = self.asked.pop(0)
-            action = self.decides(request)
-            applied += self.run(
-                table_engine.robot_act,
-                table_id=request["table"],
-                turn_no=request["turn_no"],
-                action=action,
-            )
-        raise AssertionError("the robot never stopped")
-
-
-@pytest.fixture
-def worker(monkeypatch, django_capture_on_commit_callbacks):
-    found = Worker(django_capture_on_commit_callbacks)
-    monkeypatch.setattr(table_engine, "robot_ask", found.asked.append)
-    return found
-
-
 @pytest.fixture
 def robot(robots):
     return robot_get(strength="intermediate")

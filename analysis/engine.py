@@ -38,7 +38,7 @@ from backgammon.game import (
 )
 from backgammon.match import MatchState
 from backgammon.matfile import MatchRecord
-from backgammon.moves import Play, legal_plays
+from backgammon.moves import Play
 from backgammon.notation import format_play
 from backgammon.position import Position
 from backgammon.team import BOX
@@ -198,7 +198,8 @@ class Engine:
         self.in_time()
         view = game.position_for(game.on_roll)
         assert isinstance(view, Position) and game.dice is not None
-        plays = {tuple(sage_board(p.result)): p for p in legal_plays(view, game.dice)}
+        # The game found its roll's plays when the dice were rolled.
+        plays = {tuple(sage_board(p.result)): p for p in game.legal_plays() if isinstance(p, Play)}
         if len(plays) == 1:
             return CheckerChoice(tuple(plays.values()), (0.0,))
         at = situation(game, state, game.on_roll, contract)

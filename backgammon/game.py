@@ -29,7 +29,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from itertools import takewhile
-from typing import TYPE_CHECKING, Any, ClassVar, Self, TypedDict
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypedDict, cast
 
 from backgammon.cube import CubeContract, CubeState, Holder
 from backgammon.errors import CubeNotAvailable, GameOver, IllegalPlay, InvalidDice, NotYourTurn
@@ -727,10 +727,12 @@ class GameState:
         """The legal play that ``play`` (text, a play or steps) describes, or ``IllegalPlay``."""
         view = self._view(self.board)
         assert isinstance(view, Position)
+        # The roll's plays, found once when it was rolled (backgammon's are all Plays).
+        legal = cast(Sequence[Play], self._plays())
         if isinstance(play, str):
-            return play_from_text(view, dice, play)
+            return play_from_text(view, dice, play, legal)
         steps = play.steps if isinstance(play, Play | TavliPlay) else play
-        return check_play(view, dice, tuple(steps))
+        return check_play(view, dice, tuple(steps), legal)
 
     def _check_ready_to_move(self) -> None:
         """Raise unless the mover may move a checker now (backgammon: always, once rolled)."""

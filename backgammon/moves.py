@@ -142,7 +142,12 @@ def apply_step(position: Position, origin: int, die: int) -> Position:
     return Position(player, opponent)
 
 
-def check_play(position: Position, roll: tuple[int, int], steps: Sequence[Sequence[int]]) -> Play:
+def check_play(
+    position: Position,
+    roll: tuple[int, int],
+    steps: Sequence[Sequence[int]],
+    legal: Sequence[Play] | None = None,
+) -> Play:
     """The legal play that ``steps`` describe, or ``IllegalPlay`` saying what is wrong.
 
     ``steps`` are ``Step``s or ``(origin, destination)`` pairs, in any order. A pair may span
@@ -150,11 +155,13 @@ def check_play(position: Position, roll: tuple[int, int], steps: Sequence[Sequen
     of the dice; if the splits reach different positions, the one that hits no blot on a
     point the text does not name is taken (as GNU Backgammon writes ``24/18*/13`` for a hit
     in passing), and if that still leaves a choice, ``InvalidNotation`` asks for the
-    intermediate point. The returned play has the player's own steps.
+    intermediate point. The returned play has the player's own steps. ``legal``: the
+    roll's legal plays, when the caller knows them already (a game keeps its roll's).
     """
     dice = dice_for_roll(*roll)
     segments = [_segment(step) for step in steps]
-    legal = legal_plays_for_dice(position, dice)
+    if legal is None:
+        legal = legal_plays_for_dice(position, dice)
     if not segments:
         if legal:
             raise IllegalPlay(f"a legal play exists for {_roll_text(dice)}", IllegalPlay.MUST_MOVE)

@@ -21,7 +21,7 @@ as one segment; ``play_from_text`` splits it into single-die steps against the p
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
 from backgammon.errors import InvalidNotation
@@ -98,10 +98,13 @@ def parse_play(text: str) -> list[tuple[int, int]]:
     return segments
 
 
-def play_from_text(position: Position, roll: tuple[int, int], text: str) -> Play:
-    """The legal play ``text`` describes for ``roll`` (see ``moves.check_play``): raises
-    ``InvalidNotation`` for unreadable text, ``IllegalPlay`` saying what breaks the rules."""
-    return check_play(position, roll, parse_play(text))
+def play_from_text(
+    position: Position, roll: tuple[int, int], text: str, legal: Sequence[Play] | None = None
+) -> Play:
+    """The legal play ``text`` describes for ``roll`` (see ``moves.check_play``, and its
+    ``legal``): raises ``InvalidNotation`` for unreadable text, ``IllegalPlay`` saying
+    what breaks the rules."""
+    return check_play(position, roll, parse_play(text), legal)
 
 
 def _point(point: int) -> str:

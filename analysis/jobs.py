@@ -4,7 +4,8 @@ no Django. Both import this module; it loads neither Django nor the engine.
 
 A run: ``ANALYSE`` (Django side, ``settings.ANALYSIS_DJANGO_QUEUE``) marks the analysis
 running and sends a ``Job`` to ``JUDGE`` (engine side, ``settings.ANALYSIS_QUEUE``),
-which judges one game, sends ``PROGRESS`` and queues itself for the next game, and after
+which judges one game, sends ``PROGRESS`` (at most every ``PROGRESS_EVERY`` seconds)
+and queues itself for the next game, and after
 the last sends ``STORE`` with every game's decisions; or ``FAILED`` (docs/analysis.md,
 "The engine worker").
 """
@@ -16,6 +17,10 @@ JUDGE = "analysis.judge_game"
 PROGRESS = "analysis.progress"
 STORE = "analysis.store"
 FAILED = "analysis.failed"
+
+# A run reports its progress at most this often: a page shows a long run moving, and a
+# short one (a match at 0-ply takes a tenth of a second) costs no write a game.
+PROGRESS_EVERY = 1.0
 
 # Why the engine gave up on a run: a match it cannot judge (failed at once), the time
 # limit, an error (both retried once).
@@ -41,7 +46,8 @@ class Job(TypedDict):
     being the one after; each game's task goes to ``queue`` (the engine's), behind what
     waits there. ``deadline`` (the soft limit, checked between decisions) and
     ``hard_deadline`` (the process is killed, ``analysis.engine_worker.hard_limit``) are
-    seconds since the epoch; ``attempt`` tells a late answer of an earlier run apart.
+    seconds since the epoch, as is ``reported_at``, when the run started or last sent its
+    progress; ``attempt`` tells a late answer of an earlier run apart.
     """
 
     analysis_id: int
@@ -53,5 +59,6 @@ class Job(TypedDict):
     seats: list[Seat]
     deadline: float
     hard_deadline: float
+    reported_at: float
     queue: str
     reply_queue: str

@@ -47,9 +47,9 @@ def _send(name: str, kwargs: dict[str, Any], queue: str) -> None:
 
 
 def judge_next(job: jobs.Job, send: Send) -> None:
-    """Judge the game after those ``done``; then ``send`` the progress and the job of the
-    next game to the engine's queue, or the run's decisions, or why it failed, to the
-    Django side's."""
+    """Judge the game after those ``done``; then ``send`` the progress (if it was last
+    sent ``jobs.PROGRESS_EVERY`` ago) and the job of the next game to the engine's queue,
+    or the run's decisions, or why it failed, to the Django side's."""
     reply = job["reply_queue"]
     about = {"analysis_id": job["analysis_id"], "attempt": job["attempt"]}
     try:
@@ -66,10 +66,13 @@ def judge_next(job: jobs.Job, send: Send) -> None:
         return
     done = [*job["done"], [decision_to_dict(d) for d in decisions]]
     if len(done) < len(job["games"]):
-        # Short of 1 until the numbers are stored.
-        progress = 0.99 * len(done) / len(job["games"])
-        send(jobs.PROGRESS, {"analysis_id": job["analysis_id"], "progress": progress}, reply)
-        send(jobs.JUDGE, {"job": {**job, "done": done}}, job["queue"])
+        reported_at = job["reported_at"]
+        if time.time() - reported_at >= jobs.PROGRESS_EVERY:
+            reported_at = time.time()
+            # Short of 1 until the numbers are stored.
+            progress = 0.99 * len(done) / len(job["games"])
+            send(jobs.PROGRESS, {"analysis_id": job["analysis_id"], "progress": progress}, reply)
+        send(jobs.JUDGE, {"job": {**job, "done": done, "reported_at": reported_at}}, job["queue"])
         return
     stored = {"engine": f"{judge.ENGINE} {judge.ENGINE_VERSION}", "plies": job["plies"]}
     send(jobs.STORE, {**about, **stored, "seats": job["seats"], "games": done}, reply)

@@ -361,6 +361,7 @@ def analysis_start(*, analysis_id: int, plies: int) -> jobs.Job | None:
         ],
         "deadline": deadline,
         "hard_deadline": deadline + HARD_LIMIT_GRACE,
+        "reported_at": time.time(),
         "queue": settings.ANALYSIS_QUEUE,
         "reply_queue": settings.ANALYSIS_DJANGO_QUEUE,
     }

@@ -15,6 +15,7 @@ there.
 """
 
 import contextlib
+import gc
 import json
 import os
 import signal
@@ -26,7 +27,7 @@ from collections.abc import Iterator
 # process that has Django already, a test's, keeps it).
 sys.modules.setdefault("django", None)  # type: ignore[arg-type]
 
-from celery import Celery  # noqa: E402
+from celery import Celery, signals  # noqa: E402
 
 TASK_MODULES = [
     "analysis.judging",  # a match's or a chouette game's analysis, a game a task
@@ -57,6 +58,13 @@ def engine_app() -> Celery:
 
 
 app = engine_app()
+
+
+@signals.worker_ready.connect
+def _freeze_what_the_worker_loaded(**_: object) -> None:
+    """What the worker loaded lives as long as it: out of the collector's sight, as the
+    Django processes' (config/celery.py)."""
+    gc.freeze()
 
 
 @contextlib.contextmanager

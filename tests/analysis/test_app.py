@@ -127,8 +127,10 @@ def test_no_analysis_and_no_match_are_not_found(api, alice, bob):
 def test_progress_moves_while_the_engine_runs(
     alice, bob, sent, monkeypatch, django_capture_on_commit_callbacks
 ):
-    """After each game but the last the engine worker sends the progress, which the
-    Django side stores; the numbers stored make it 1."""
+    """After each game but the last the engine worker sends the progress (here every
+    game: each takes longer than ``jobs.PROGRESS_EVERY``), which the Django side
+    stores; the numbers stored make it 1."""
+    monkeypatch.setattr(jobs, "PROGRESS_EVERY", 0.0)
     with django_capture_on_commit_callbacks(execute=True):
         match = play_on(start(alice, bob, length=3))
     analysis = MatchAnalysis.objects.get(match=match)

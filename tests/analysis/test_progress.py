@@ -5,7 +5,7 @@ stands in the players' words (docs/analysis.md, "Progress, live")."""
 
 import pytest
 
-from analysis import services
+from analysis import jobs, judging, services
 from analysis.models import MatchAnalysis, PlayerFigures
 from matches.demo import play_on
 from tests.analysis.running import analyse_now
@@ -195,3 +195,23 @@ def test_a_match_of_another_game_is_not_offered_again(client, alice, bob, monkey
     assert analyse_now(analysis) == "failed"
     html = region(client, alice.user, analysis)
     assert "Only standard backgammon" in html and "Analyse again" not in html
+
+
+@pytest.mark.parametrize("last_report_ago, reports", [(0.0, 0), (60.0, 1)])
+def test_a_game_judged_reports_progress_once_a_second_at_most(
+    mat_text, alice, sent, last_report_ago, reports
+):
+    """A short run (a 3-game match at 0-ply) writes no progress a game; a run whose last
+    report is older than ``jobs.PROGRESS_EVERY`` reports after the game (the next job
+    carrying when)."""
+    imported = services.imported_match_create(user=alice.user, text=mat_text)
+    job = services.analysis_start(analysis_id=imported.analysis.pk, plies=0)
+    assert job is not None and len(job["games"]) == 3
+    job["reported_at"] -= last_report_ago
+    messages = []
+    judging.judge_next(job, lambda name, kwargs, queue: messages.append((name, kwargs)))
+    names = [name for name, _ in messages]
+    assert names.count(jobs.PROGRESS) == reports and names[-1] == jobs.JUDGE
+    next_job = messages[-1][1]["job"]
+    assert len(next_job["done"]) == 1
+    assert (next_job["reported_at"] > job["reported_at"]) == bool(reports)

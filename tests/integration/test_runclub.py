@@ -86,7 +86,7 @@ def test_runclub_starts_the_engine_worker_when_a_game_waits_and_it_answers(tmp_p
     try:
         assert wait_until(lambda: len(children_of(supervisor.pid)) >= 2, timeout=60)
         job = {"analysis_id": 1, "attempt": 1, "plies": 0, "chouette": False, "games": []}
-        job |= {"done": [], "seats": [], "deadline": time.time() + 60}
+        job |= {"done": [], "seats": [], "deadline": time.time() + 60, "reported_at": time.time()}
         job |= {"hard_deadline": time.time() + 70, "queue": env["ANALYSIS_QUEUE"]}
         job |= {"reply_queue": replies}
         with sender.connection_for_write() as connection:

@@ -5,11 +5,19 @@ or send the decisions back. Plain Python and Celery, no Django (the engine worke
 
 One game a task: the engine's queue takes a robot's move between two games of a long
 match, never waiting for the whole match.
+
+A game is judged on a thread of Linux's idle scheduling class (``SCHED_IDLE``): it runs
+on what the web, the other workers and the database leave of the cores, and gives way
+the moment one of them wakes up, so the web's answers keep their speed while analyses
+run. The robot's moves, on the worker's own thread, keep the ordinary class: a robot's
+clock runs like anyone's.
 """
 
 import contextlib
+import os
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from celery import current_app, shared_task
@@ -26,6 +34,16 @@ _ENGINES: dict[int, judge.Engine] = {}  # one a depth a process: its networks lo
 Send = Callable[[str, dict[str, Any], str], None]
 
 
+def _give_way() -> None:
+    """This thread in the idle scheduling class, where Linux has it (a thread's class is
+    its own: the worker's other threads keep theirs)."""
+    if hasattr(os, "SCHED_IDLE"):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
+_JUDGING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judging", initializer=_give_way)
+
+
 def engine_at(plies: int) -> judge.Engine:
     if plies not in _ENGINES:
         _ENGINES[plies] = judge.Engine(plies)
@@ -34,12 +52,16 @@ def engine_at(plies: int) -> judge.Engine:
 
 @shared_task(name=jobs.JUDGE, ignore_result=True)
 def judge_game(job: jobs.Job) -> None:
-    """Judge the next game of ``job``, killed by the kernel at its hard deadline. A job
-    that waited past it (its worker down meanwhile) runs without the timer: its soft
-    deadline, past too, stops it before the engine is called."""
+    """Judge the next game of ``job`` on the idle-class thread, killed by the kernel at
+    its hard deadline; then send what it answers. A job that waited past the deadline
+    (its worker down meanwhile) runs without the timer: its soft deadline, past too,
+    stops it before the engine is called."""
+    answers: list[tuple[str, dict[str, Any], str]] = []
     remaining = job["hard_deadline"] - time.time()
     with hard_limit(remaining) if remaining > 0 else contextlib.nullcontext():
-        judge_next(job, _send)
+        _JUDGING.submit(judge_next, job, lambda *answer: answers.append(answer)).result()
+    for name, kwargs, queue in answers:
+        _send(name, kwargs, queue)
 
 
 def _send(name: str, kwargs: dict[str, Any], queue: str) -> None:

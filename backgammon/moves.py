@@ -645,7 +645,7 @@ def _realizations(
     return found
 
 
-def _too_few_dice(dice: tuple[int, ...], legal: list[Play], found: Ways) -> IllegalPlay:
+def _too_few_dice(dice: tuple[int, ...], legal: Sequence[Play], found: Ways) -> IllegalPlay:
     """The error for a play made of legal steps that breaks the compulsory-play rule (M5)."""
     most = len(legal[0].dice_used)
     played = max(len(way[2]) for way in found.values())

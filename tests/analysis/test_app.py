@@ -3,6 +3,7 @@ or staff, run by the two workers' modules with the real engine (in the test's pr
 retried once, then failed."""
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -190,6 +191,14 @@ def test_a_late_answer_of_an_earlier_start_changes_nothing(finished, sent):
     deliver(jobs.JUDGE, {"job": second})
     analysis.refresh_from_db()
     assert analysis.status == "done" and analysis.decisions.exists()
+
+
+def test_a_game_is_judged_on_a_thread_that_gives_way_to_the_rest_of_the_machine():
+    """The engine's games run in Linux's idle scheduling class, which any other process
+    that wakes up preempts (the web's p99 kept while analyses run, docs/analysis.md);
+    the worker's own thread, where the robot's moves are decided, keeps the ordinary."""
+    assert judging._JUDGING.submit(os.sched_getscheduler, 0).result() == os.SCHED_IDLE
+    assert os.sched_getscheduler(0) == os.SCHED_OTHER
 
 
 def test_the_engine_process_is_killed_at_its_hard_deadline(finished, sent, settings):

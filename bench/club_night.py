@@ -167,7 +167,8 @@ def clock_run_out(
     """The player to act has left the board: nobody acts until the server applies the
     timeout, seen by fetching the match every quarter second from the deadline on; how
     long after the deadline it was seen is recorded (``timeout seen after its deadline``:
-    the worker's lateness, plus up to a quarter second)."""
+    the worker's lateness, plus up to a quarter second), and when the server's log says it
+    applied it (``timeout applied after its deadline``: the worker's alone)."""
     deadline = datetime.fromisoformat(match["clock"]["deadline"]).timestamp()
     if stop.wait(max(0.0, deadline - time.time())):
         return None
@@ -177,9 +178,30 @@ def clock_run_out(
             return None
         if fresh["status"] != "playing":
             client.record.add("timeout seen after its deadline", time.time() - deadline)
+            applied = timeout_applied_at(match["id"])
+            if applied is not None:
+                client.record.add("timeout applied after its deadline", applied - deadline)
             return fresh
         stop.wait(0.25)
     return None
+
+
+def timeout_applied_at(match_id: int) -> float | None:
+    """When the server logged the timeout that ended ``match_id`` (its forfeit row's
+    time), None if a timeout did not end it."""
+    from django.db import connection
+
+    from matches.models import Action
+
+    try:
+        forfeit = (
+            Action.objects.filter(table__match__pk=match_id, kind="forfeit", by_server=True)
+            .order_by("-at")
+            .first()
+        )
+        return None if forfeit is None else forfeit.at.timestamp()
+    finally:
+        connection.close()  # this thread's connection
 
 
 def pair_play(

@@ -1,7 +1,7 @@
 """The project's wiring: settings, root URLconf, Celery app, WSGI and ASGI.
 
 The one place that names every app; nothing imports it but the entry points
-(``manage.py``, gunicorn's ``config.wsgi``, Celery's ``-A config``).
+(``manage.py``, gunicorn's ``config.wsgi``, Celery's ``-A config.worker``).
 """
 
 from config.celery import app as celery_app

@@ -4,7 +4,11 @@ import gc
 import os
 import sys
 
-from django.core.wsgi import get_wsgi_application
+from config.lean import leave_out_unused
+
+leave_out_unused()  # before Django and DRF load
+
+from django.core.wsgi import get_wsgi_application  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 application = get_wsgi_application()

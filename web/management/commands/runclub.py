@@ -57,7 +57,7 @@ def service_commands(bind: str, *, beat_apart: bool = False) -> dict[str, list[s
             "--worker-connections", "2048", "--limit-request-line", "8190",
         ],
         "worker": [
-            python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
+            python, "-m", "celery", "-A", "config.worker", "worker", "--loglevel", "INFO",
             "--queues", ",".join(queues), "--pool", "threads", "--concurrency", "8",
             "--hostname", "worker@%h", *beat_thread,
         ],
@@ -69,7 +69,7 @@ def service_commands(bind: str, *, beat_apart: bool = False) -> dict[str, list[s
     }  # fmt: skip
     if beat_apart:
         commands["beat"] = [
-            python, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO", *schedule,
+            python, "-m", "celery", "-A", "config.worker", "beat", "--loglevel", "INFO", *schedule,
         ]  # fmt: skip
     return commands
 

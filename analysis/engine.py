@@ -12,10 +12,12 @@ too, with the figures of bench/analysis.py.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import TypedDict
 
 import bgbot_cpp
@@ -185,6 +187,16 @@ class Engine:
                 )
             )
 
+    @contextlib.contextmanager
+    def until(self, deadline: float) -> Iterator[Engine]:
+        """The engine with the soft limit ``deadline`` (seconds since the epoch) for the
+        block, none after it: one engine serves a run's games and the robot's moves."""
+        self.deadline = deadline
+        try:
+            yield self
+        finally:
+            self.deadline = None
+
     def in_time(self) -> None:
         """Raise ``TimeUp`` once past ``deadline``: checked before each decision."""
         if self.deadline is not None and time.time() > self.deadline:
@@ -241,6 +253,13 @@ class Engine:
             [asked], self._network, 1, jacoby=False, beaver=False
         )
         return float(answer["cubeless_equity"])
+
+
+@cache
+def engine_at(plies: int) -> Engine:
+    """The process's engine at ``plies``: its networks (18 MB a depth) loaded once, for
+    the analyses and the robot alike."""
+    return Engine(plies)
 
 
 def may_double(game: Game, state: MatchState, contract: CubeContract | None = None) -> bool:

@@ -29,8 +29,6 @@ from analysis.marks import Decision, decision_to_dict
 from backgammon.game import Game
 from backgammon.match import MatchState
 
-_ENGINES: dict[int, judge.Engine] = {}  # one a depth a process: its networks load once
-
 Send = Callable[[str, dict[str, Any], str], None]
 
 
@@ -42,12 +40,6 @@ def _give_way() -> None:
 
 
 _JUDGING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judging", initializer=_give_way)
-
-
-def engine_at(plies: int) -> judge.Engine:
-    if plies not in _ENGINES:
-        _ENGINES[plies] = judge.Engine(plies)
-    return _ENGINES[plies]
 
 
 @shared_task(name=jobs.JUDGE, ignore_result=True)
@@ -101,13 +93,12 @@ def judge_next(job: jobs.Job, send: Send) -> None:
 
 
 def _judged(job: jobs.Job) -> list[Decision]:
-    engine = engine_at(job["plies"])
-    engine.deadline = job["deadline"]
-    engine.in_time()
-    played = job["games"][len(job["done"])]
-    game = Game.from_dict(played["game"])
-    if job["chouette"]:
-        return judge.analyse_chouette_game(
-            engine, Game.start(game.options, game.opening), game.compact().history
-        )
-    return judge.analyse_game(engine, game, MatchState.from_dict(played["state"]))
+    with judge.engine_at(job["plies"]).until(job["deadline"]) as engine:
+        engine.in_time()
+        played = job["games"][len(job["done"])]
+        game = Game.from_dict(played["game"])
+        if job["chouette"]:
+            return judge.analyse_chouette_game(
+                engine, Game.start(game.options, game.opening), game.compact().history
+            )
+        return judge.analyse_game(engine, game, MatchState.from_dict(played["state"]))

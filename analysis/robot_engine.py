@@ -25,12 +25,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from functools import cache
 from typing import Any, NotRequired, TypedDict
 
 from celery import current_app, shared_task
 
-from analysis.engine import CubeChoice, Engine
+from analysis.engine import CubeChoice, Engine, engine_at
 from backgammon.cube import CubeContract
 from backgammon.errors import CubeNotAvailable
 from backgammon.game import Game, Phase, Result
@@ -90,12 +89,6 @@ class RobotAction(TypedDict):
     to: NotRequired[list[str]]
 
 
-@cache
-def engine(plies: int) -> Engine:
-    """One engine a depth per process (the networks loaded once)."""
-    return Engine(plies)
-
-
 def decide(request: RobotRequest) -> RobotAction:
     """The robot's action at the request's turn; ``ValueError`` for a strength it does
     not know or a game with nothing for it to do."""
@@ -105,7 +98,7 @@ def decide(request: RobotRequest) -> RobotAction:
     game = Game.from_dict(request["game"])
     state = MatchState.from_dict(request["match"])
     rng = random.Random(f"{request['table']}:{request['turn_no']}:{request['strength']}")
-    chooser = _Chooser(engine(strength.plies), strength.noise, rng)
+    chooser = _Chooser(engine_at(strength.plies), strength.noise, rng)
     if isinstance(game, TeamGame):
         return _chouette_decide(chooser, game, state, request.get("seat"))
     match game.phase:

@@ -34,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analysis import robot_engine
+from analysis.engine import engine_at
 from backgammon.game import Game, GameOptions, Phase
 from backgammon.match import MatchState
 
@@ -132,7 +133,7 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=300)
     args = parser.parse_args()
     for strength in robot_engine.STRENGTHS.values():
-        robot_engine.engine(strength.plies)
+        engine_at(strength.plies)
     print(f"{args.games} robot games at once, {args.decisions} decisions a strength (ms)")
     print(f"{'strength':<13} {'plies':>5} {'cpu p50':>8} {'cpu p99':>8} {'wait+cpu p50':>13} "
           f"{'wait+cpu p99':>13} {'mean cpu':>9}")  # fmt: skip

@@ -13,6 +13,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+import analysis.engine as judge
 from analysis import jobs, judging, services
 from analysis.models import MatchAnalysis
 from matches.demo import play_on
@@ -156,7 +157,7 @@ def test_an_engine_error_is_retried_once_then_fails_clearly(finished, sent, monk
     def crashing(plies):
         raise RuntimeError("the network file is corrupt")
 
-    monkeypatch.setattr(judging, "engine_at", crashing)
+    monkeypatch.setattr(judge, "engine_at", crashing)
     assert run(analysis) == "queued"
     analysis.refresh_from_db()
     assert analysis.attempts == 1

@@ -1,8 +1,10 @@
 """The analysis module with the real engine (bgsage at 0-ply): marks, counted decisions, PR."""
 
+import time
+
 import pytest
 
-from analysis.engine import Engine, Unsupported, analyse_game, analyse_match
+from analysis.engine import Engine, TimeUp, Unsupported, analyse_game, analyse_match, engine_at
 from analysis.marks import Decision, Kind, Mark, figures, mark_for
 from analysis.selfplay import Player, best, play_match, worst
 from backgammon.game import Game, GameOptions
@@ -123,3 +125,14 @@ def test_only_standard_backgammon_is_analysed(engine):
     record = MatchRecord(players=("a", "b"), start=MatchState(), games=(game,))
     with pytest.raises(Unsupported):
         analyse_match(engine, record)
+
+
+def test_one_engine_a_depth_serves_a_run_within_its_limit_and_the_robot_without():
+    """The process's engine at a depth is one (its networks loaded once); a run's soft
+    limit holds inside ``until`` only, so the robot's moves after it meet none."""
+    shared = engine_at(0)
+    assert engine_at(0) is shared
+    with shared.until(time.time() - 1) as limited, pytest.raises(TimeUp):
+        limited.in_time()
+    assert shared.deadline is None
+    shared.in_time()

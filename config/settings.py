@@ -356,6 +356,9 @@ CELERY_RESULT_BACKEND = os.environ.get(
 if CELERY_BROKER_URL.startswith("filesystem://"):
     BROKER_DIR = VAR_DIR / "celery" / "broker"
     BROKER_DIR.mkdir(parents=True, exist_ok=True)
+    # kombu's transport with each message written whole before a worker can see it
+    # (web/broker.py: kombu's own lets a worker read a message half written, and crash).
+    CELERY_BROKER_TRANSPORT = "web.broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR),
         "data_folder_out": str(BROKER_DIR),

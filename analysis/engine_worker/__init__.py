@@ -6,7 +6,8 @@ docker-compose.yml; docs/operations.md, "Footprint").
 It holds the engine's networks and nothing of Django (a third of a Django worker's
 memory): its tasks receive plain JSON and answer, by task name, to the Django side's
 queue, which keeps the database. Configured from the environment that ``runclub`` and
-compose give it: ``CELERY_BROKER_URL`` and ``CELERY_BROKER_TRANSPORT_OPTIONS`` (JSON), as
+compose give it: ``CELERY_BROKER_URL``, ``CELERY_BROKER_TRANSPORT`` (the filesystem
+broker's, ``web.broker``) and ``CELERY_BROKER_TRANSPORT_OPTIONS`` (JSON), as
 config/settings.py computes them.
 
 Its tasks are the modules of ``TASK_MODULES``: a module of Django-free tasks
@@ -42,6 +43,7 @@ def engine_app() -> Celery:
     app = Celery("engine", include=TASK_MODULES, fixups=[], set_as_current=False)
     app.conf.update(
         broker_url=os.environ.get("CELERY_BROKER_URL", "filesystem://localhost/"),
+        broker_transport=os.environ.get("CELERY_BROKER_TRANSPORT") or None,
         broker_transport_options=json.loads(
             os.environ.get("CELERY_BROKER_TRANSPORT_OPTIONS", "{}")
         ),

@@ -76,9 +76,11 @@ def service_commands(bind: str, *, beat_apart: bool = False) -> dict[str, list[s
 
 def engine_environment() -> dict[str, str]:
     """The broker as the settings compute it, for the engine worker, which reads no
-    settings (``analysis.engine_worker``): its URL and its transport's options."""
+    settings (``analysis.engine_worker``): its URL, its transport and the transport's
+    options."""
     return {
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+        "CELERY_BROKER_TRANSPORT": getattr(settings, "CELERY_BROKER_TRANSPORT", ""),
         "CELERY_BROKER_TRANSPORT_OPTIONS": json.dumps(
             getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {})
         ),

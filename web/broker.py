@@ -51,8 +51,10 @@ class Channel(filesystem.Channel):
         if not table.exists():
             writing = self.control_folder / f".{uuid.uuid4()}.writing"
             writing.write_bytes(dumps([]).encode())
-            with contextlib.suppress(FileExistsError):
-                os.link(writing, table)  # creates the name only if no one has
+            # The name is made only if no one has; where links fail (a filesystem
+            # without them) kombu's own path below creates the table as before.
+            with contextlib.suppress(OSError):
+                os.link(writing, table)
             writing.unlink()
         super()._queue_bind(exchange, routing_key, pattern, queue)
 

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import threading
+import uuid
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,13 @@ from kombu.simple import SimpleQueue
 from analysis.engine_worker import engine_app
 from web import broker
 from web.management.commands.runclub import engine_environment
+
+
+def _fresh_name() -> str:
+    """A queue no test has declared in this process: kombu keeps the bindings it made in
+    a state every connection of a process shares, and does not bind again a queue it
+    bound before (in another test's folder)."""
+    return f"queue-{uuid.uuid4().hex}"
 
 
 @pytest.fixture
@@ -37,7 +45,7 @@ def connection(tmp_path: Path):
 def test_a_message_appears_in_the_queue_only_once_written_whole(connection, monkeypatch):
     """At the moment the message is put in its reader's view it is already whole: before
     the rename, the queue shows nothing to take."""
-    queue: SimpleQueue = connection.SimpleQueue("timeouts")
+    queue: SimpleQueue = connection.SimpleQueue(_fresh_name())
     seen_before_rename = []
     rename = os.replace
 
@@ -58,9 +66,11 @@ def test_a_worker_reading_while_others_write_gets_every_message_whole(connection
     is read, none is empty or cut (with kombu's own transport the reader stops on one it
     took before its sender had written it)."""
     payload = "y" * 50_000
-    reader = connection.clone().SimpleQueue("celery")  # declared, as a worker's at its start
+    name = _fresh_name()
+    reader = connection.clone().SimpleQueue(name)  # declared, as a worker's at its start
     senders = [
-        threading.Thread(target=_send, args=(connection, sender, payload)) for sender in range(4)
+        threading.Thread(target=_send, args=(connection, name, sender, payload))
+        for sender in range(4)
     ]
     for sender in senders:
         sender.start()
@@ -77,9 +87,9 @@ def test_a_worker_reading_while_others_write_gets_every_message_whole(connection
     reader.close()
 
 
-def _send(connection: Connection, sender: int, payload: str) -> None:
+def _send(connection: Connection, name: str, sender: int, payload: str) -> None:
     with connection.clone() as own:
-        queue = own.SimpleQueue("celery")
+        queue = own.SimpleQueue(name)
         for number in range(50):
             queue.put({"sender": sender, "number": number, "padding": payload})
         queue.close()
@@ -88,7 +98,7 @@ def _send(connection: Connection, sender: int, payload: str) -> None:
 def test_queues_declared_at_once_by_several_processes_are_all_bound(connection):
     """Eight connections declaring a queue each at the same moment, on a broker with no
     exchange table yet: none reads the table half made, every queue is bound."""
-    names = [f"queue{number}" for number in range(8)]
+    names = [_fresh_name() for _ in range(8)]
     start = threading.Barrier(len(names))
     errors = []
 

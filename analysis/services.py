@@ -90,8 +90,8 @@ def analysis_retry_or_fail(*, analysis_id: int, message: str) -> bool:
     """A run ended in ``message``: queue the second start, or, after two, fail the
     analysis with the message. True when it is queued again."""
     with transaction.atomic():
-        analysis = MatchAnalysis.objects.select_for_update().get(pk=analysis_id)
-        if analysis.status != MatchAnalysis.Status.RUNNING:
+        analysis = _locked_analysis(analysis_id)
+        if analysis is None or analysis.status != MatchAnalysis.Status.RUNNING:
             return False
         if analysis.attempts >= settings.ANALYSIS_ATTEMPTS:
             analysis_fail(analysis_id=analysis_id, message=message)
@@ -124,6 +124,12 @@ def analysis_progress_set(*, analysis_id: int, progress: float) -> bool:
         pk=analysis_id, status=MatchAnalysis.Status.RUNNING
     ).update(progress=progress, version=NEXT_VERSION)
     return bool(moved)
+
+
+def _locked_analysis(analysis_id: int) -> MatchAnalysis | None:
+    """The analysis under its row lock; None when it is gone (the database restored from
+    an older backup while a task for it waited in the broker): a task for it is late."""
+    return MatchAnalysis.objects.select_for_update().filter(pk=analysis_id).first()
 
 
 def _locked_match(match_id: int) -> Match:
@@ -329,10 +335,11 @@ def _send(analysis_id: int) -> None:
 def analysis_start(*, analysis_id: int, plies: int) -> jobs.Job | None:
     """Start the run of ``analysis_id`` at ``plies``: mark it running, count the start,
     and return the job the engine worker judges; None for a task that comes late (the
-    analysis done, failed or running already)."""
+    analysis done, failed or running already, or gone: a database restored from a
+    backup while its task waited in the broker)."""
     with transaction.atomic():
-        analysis = MatchAnalysis.objects.select_for_update().get(pk=analysis_id)
-        if analysis.status != MatchAnalysis.Status.QUEUED:
+        analysis = _locked_analysis(analysis_id)
+        if analysis is None or analysis.status != MatchAnalysis.Status.QUEUED:
             return None
         analysis.status = MatchAnalysis.Status.RUNNING
         analysis.attempts += 1
@@ -383,8 +390,12 @@ def analysis_store(
     judged = [[decision_from_dict(d) for d in game] for game in games]
     decisions = [d for game in judged for d in game]
     with transaction.atomic():
-        analysis = MatchAnalysis.objects.select_for_update().get(pk=analysis_id)
-        if analysis.status != MatchAnalysis.Status.RUNNING or analysis.attempts != attempt:
+        analysis = _locked_analysis(analysis_id)
+        if (
+            analysis is None
+            or analysis.status != MatchAnalysis.Status.RUNNING
+            or analysis.attempts != attempt
+        ):
             return False
         analysis.players.all().delete()
         analysis.decisions.all().delete()
@@ -446,8 +457,12 @@ def analysis_engine_failed(
     time limit or an error gives the run its second start, then fails it with the
     error's words. A late answer of another run changes nothing."""
     with transaction.atomic():
-        analysis = MatchAnalysis.objects.select_for_update().get(pk=analysis_id)
-        if analysis.status != MatchAnalysis.Status.RUNNING or analysis.attempts != attempt:
+        analysis = _locked_analysis(analysis_id)
+        if (
+            analysis is None
+            or analysis.status != MatchAnalysis.Status.RUNNING
+            or analysis.attempts != attempt
+        ):
             return
         if reason == "unsupported":
             analysis_fail(analysis_id=analysis_id, message=str(UNSUPPORTED))

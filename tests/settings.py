@@ -1,6 +1,10 @@
 """Test settings: the real settings with a fixed key, plain HTTP and a fast hasher."""
 
+import atexit
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz")
 
@@ -40,3 +44,19 @@ if not CACHE_URL:  # noqa: F405
 # pass or be throttled by the machine's speed. The throttle's own tests set a rate of
 # their own (tests/test_guessing_and_throttling.py, ``write_limit``).
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"writes": "100000/min"}}  # noqa: F405
+if CELERY_BROKER_URL.startswith("filesystem://"):  # noqa: F405
+    # Each test run its own broker folder, removed when the run ends: the tasks its tests
+    # send (clocks, analyses) must not wait in the club's own folder under VAR_DIR for
+    # the next `make run`, whose worker would take them for the club's own. The workers a
+    # test starts inherit the folder through the environment.
+    if "TEST_BROKER_DIR" not in os.environ:
+        os.environ["TEST_BROKER_DIR"] = tempfile.mkdtemp(prefix="club-test-broker-")
+        atexit.register(shutil.rmtree, os.environ["TEST_BROKER_DIR"], ignore_errors=True)
+    BROKER_DIR = Path(os.environ["TEST_BROKER_DIR"]) / "broker"
+    BROKER_DIR.mkdir(exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        **CELERY_BROKER_TRANSPORT_OPTIONS,  # noqa: F405
+        "data_folder_in": str(BROKER_DIR),
+        "data_folder_out": str(BROKER_DIR),
+        "control_folder": str(BROKER_DIR.parent / "control"),
+    }

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import threading
+from collections import deque
 from pathlib import Path
 
 import pytest
@@ -173,6 +174,21 @@ def test_a_celery_worker_hides_what_it_loaded_from_the_garbage_collector(app):
     code = f"import gc, {app}; from celery import signals; "
     code += "signals.worker_ready.send(sender=None); print(gc.get_freeze_count())"
     assert int(_printed_by_a_web_worker(code)) > 10_000
+
+
+@pytest.mark.django_db
+def test_a_task_leaves_no_queries_kept_behind_with_debug_on(settings):
+    """With DEBUG on (make run), Django keeps a connection's last 9,000 queries; each
+    thread of the worker kept thousands, growing all night: a task ends with none kept."""
+    from django.db import connection
+
+    from matches.tasks import sweep
+
+    settings.DEBUG = True
+    made = []
+    with connection.execute_wrapper(lambda execute, *args: made.append(1) or execute(*args)):
+        sweep.apply()
+    assert made and connection.queries_log == deque()
 
 
 @pytest.mark.parametrize("entry", ["config.wsgi", "config.worker"])

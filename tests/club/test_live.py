@@ -10,7 +10,7 @@ import threading
 import time
 
 import pytest
-from django.db import connections
+from django.db import connection, connections
 
 from tests.waiting import NEVER, PATIENCE, wait_until
 from web import live
@@ -156,6 +156,25 @@ def test_a_failed_read_is_logged_and_the_next_tick_reads_again(caplog):
     watcher = live.Watcher(read, 0.01)
     assert watcher.wait("t:a", since=1, known=1, timeout=2) == live.Answer(2)
     assert "reading the versions of 1 topics failed" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_watcher_keeps_no_queries_all_night_with_debug_on(settings):
+    """With DEBUG on (make run), Django keeps a connection's last 9,000 queries; a
+    request starts with none, the watcher's thread reads a tick all night: it keeps none
+    from one tick to the next."""
+    settings.DEBUG = True
+    kept = []
+
+    def read(topics):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        kept.append(len(connection.queries_log))
+        return dict.fromkeys(topics, 1)
+
+    watcher = live.Watcher(read, 0.01)
+    assert watcher.wait("t:a", since=1, known=1, timeout=0.3) == live.Answer(1)
+    assert len(kept) >= 3 and set(kept) == {1}
 
 
 def test_a_later_waiter_that_read_the_new_version_itself_does_not_hide_it_from_the_others():

@@ -159,6 +159,13 @@ def check_play(
     roll's legal plays, when the caller knows them already (a game keeps its roll's).
     """
     dice = dice_for_roll(*roll)
+    if legal is not None:
+        # A replay's steps are those of the legal play recorded (a game's log, a job):
+        # found as they are, without searching the ways to play them.
+        given = tuple(steps)
+        for play in legal:
+            if play.steps == given:
+                return play
     segments = [_segment(step) for step in steps]
     if legal is None:
         legal = legal_plays_for_dice(position, dice)

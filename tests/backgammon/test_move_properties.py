@@ -154,6 +154,19 @@ def test_every_play_round_trips_through_check_play_and_its_text(position, roll):
 
 @quick
 @given(positions, rolls)
+def test_a_replayed_play_found_among_the_rolls_plays_is_the_one_the_search_finds(position, roll):
+    """A replay hands check_play the roll's legal plays and a play's own steps: it takes
+    that play as it is, the play the search of its steps finds."""
+    legal = legal_plays(position, roll)
+    for play in legal:
+        searched = check_play(position, roll, play.steps)
+        found = check_play(position, roll, play.steps, legal)
+        assert found is play
+        assert (found.result, found.steps) == (searched.result, searched.steps)
+
+
+@quick
+@given(positions, rolls)
 def test_legal_results_are_the_results_of_the_legal_plays(position, roll):
     # The ID path (command line, game requests) takes the results without the plays.
     results = legal_results(position, roll)

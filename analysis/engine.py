@@ -63,13 +63,13 @@ def sage_board(position: Position) -> list[int]:
     """Our position (side on roll first) as bgsage's 26 numbers: the mover's checkers
     positive on its points 1-24, the opponent's negative, [25] the mover's bar, [0] the
     opponent's."""
-    board = [0] * 26
-    for slot in range(24):
-        board[slot + 1] += position.player[slot]
-        board[24 - slot] -= position.opponent[slot]
-    board[25] = position.player[24]
-    board[0] = position.opponent[24]
-    return board
+    player, opponent = position.player, position.opponent
+    # Point n of the mover (slot n - 1) is the opponent's point 25 - n (slot 24 - n).
+    return [
+        opponent[24],
+        *[mine - theirs for mine, theirs in zip(player[:24], opponent[23::-1], strict=True)],
+        player[24],
+    ]
 
 
 _OWNERS = {
@@ -290,8 +290,10 @@ def analyse_game(engine: Engine, game: Game, state: MatchState) -> list[Decision
     replayed = Game.start(game.options, game.opening)
     for index, action in enumerate(history):
         if isinstance(action, Move):
-            decisions.append(_checker_decision(engine, replayed, state, action, roll_number))
-        elif isinstance(action, Roll | Double) and replayed.phase is Phase.ROLL:
+            decision, replayed = _checker_decision(engine, replayed, state, action, roll_number)
+            decisions.append(decision)
+            continue
+        if isinstance(action, Roll | Double) and replayed.phase is Phase.ROLL:
             choice = engine.cube(replayed, state)
             if choice is not None:
                 doubled = isinstance(action, Double)
@@ -313,11 +315,14 @@ def _checker_decision(
     move: Move,
     roll_number: int,
     contract: CubeContract | None = None,
-) -> Decision:
+) -> tuple[Decision, Game]:
+    """The play's decision, and the game after it (played once: checked against the
+    roll's legal plays)."""
     choice = engine.checker(game, state, contract)
-    played = game.play(move.steps).position_for(game.on_roll)
+    after = game.play(move.steps)
+    played = after.position_for(game.on_roll)
     index = next(i for i, p in enumerate(choice.plays) if p.result == played)
-    return Decision(
+    decision = Decision(
         move_number=roll_number,
         side=game.on_roll,
         kind=Kind.CHECKER,
@@ -327,6 +332,7 @@ def _checker_decision(
         best_equity=choice.equities[0],
         counted=len(choice.plays) > 1,
     )
+    return decision, after
 
 
 def _answer(following: Sequence[object]) -> str | None:
@@ -396,11 +402,13 @@ def analyse_chouette_game(engine: Engine, start: Game, history: Sequence[Action]
             # box's first opponent.
             captain = replayed.captain
             assert captain is not None  # a game someone is still playing
-            move = _checker_decision(
+            on_roll = replayed.on_roll
+            move, replayed = _checker_decision(
                 engine, replayed, state, action, roll_number, replayed.contract(captain)
             )
-            decisions.append(replace(move, holder=None if replayed.on_roll == BOX else captain))
-        elif replayed.phase is Phase.ROLL and not judged and not isinstance(action, NoMove):
+            decisions.append(replace(move, holder=None if on_roll == BOX else captain))
+            continue
+        if replayed.phase is Phase.ROLL and not judged and not isinstance(action, NoMove):
             judged = True
             decisions.extend(
                 _chouette_cube(engine, replayed, state, history[index:], roll_number + 1)

@@ -4,9 +4,9 @@ no Django. Both import this module; it loads neither Django nor the engine.
 
 A run: ``ANALYSE`` (Django side, ``settings.ANALYSIS_DJANGO_QUEUE``) marks the analysis
 running and sends a ``Job`` to ``JUDGE`` (engine side, ``settings.ANALYSIS_QUEUE``),
-which judges one game, sends ``PROGRESS`` (at most every ``PROGRESS_EVERY`` seconds)
-and queues itself for the next game, and after
-the last sends ``STORE`` with every game's decisions; or ``FAILED`` (docs/analysis.md,
+which judges games for ``SLICE`` seconds, sends ``PROGRESS`` (at most every
+``PROGRESS_EVERY`` seconds) and queues itself for the games left, and after the last sends
+``STORE`` with every game's decisions; or ``FAILED`` (docs/analysis.md,
 "The engine worker").
 """
 
@@ -21,6 +21,11 @@ FAILED = "analysis.failed"
 # A run reports its progress at most this often: a page shows a long run moving, and a
 # short one (a match at 0-ply takes a tenth of a second) costs no write a game.
 PROGRESS_EVERY = 1.0
+
+# An engine task judges games one after another until it has run this long (at least
+# one game): a robot's move waits behind at most a slice and a game, and a short run
+# crosses the broker once, not once a game (a 7-point match at 0-ply takes 0.05 s).
+SLICE = 0.25
 
 # Why the engine gave up on a run: a match it cannot judge (failed at once), the time
 # limit, an error (both retried once).
@@ -43,7 +48,7 @@ class Job(TypedDict):
     ``games``: each game's ``Game.to_dict()`` and the match's state before it
     (``MatchState.to_dict()``; None for a chouette game); ``done``: the decisions of the
     games judged so far (``analysis.marks.decision_to_dict``), the next game to judge
-    being the one after; each game's task goes to ``queue`` (the engine's), behind what
+    being the one after; each slice's task goes to ``queue`` (the engine's), behind what
     waits there. ``deadline`` (the soft limit, checked between decisions) and
     ``hard_deadline`` (the process is killed, ``analysis.engine_worker.hard_limit``) are
     seconds since the epoch, as is ``reported_at``, when the run started or last sent its

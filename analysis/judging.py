@@ -1,10 +1,11 @@
-"""The engine worker's analysis task: judge one game of a run, then queue the next game
-or send the decisions back. Plain Python and Celery, no Django (the engine worker,
+"""The engine worker's analysis task: judge a run's games for a slice of time, then queue
+the rest or send the decisions back. Plain Python and Celery, no Django (the engine worker,
 ``analysis.engine_worker``, loads it); the database is the Django side's
 (``analysis.tasks``), reached only through the messages of ``analysis.jobs``.
 
-One game a task: the engine's queue takes a robot's move between two games of a long
-match, never waiting for the whole match.
+Games a task for ``jobs.SLICE`` seconds (at least one): the engine's queue takes a robot's
+move between two slices of a long run, never waiting for the whole match, and a short run
+(a match at 0-ply) is one task, not one a game.
 
 A game is judged on a thread of Linux's idle scheduling class (``SCHED_IDLE``): it runs
 on what the web, the other workers and the database leave of the cores, and gives way
@@ -61,41 +62,50 @@ def _send(name: str, kwargs: dict[str, Any], queue: str) -> None:
 
 
 def judge_next(job: jobs.Job, send: Send) -> None:
-    """Judge the game after those ``done``; then ``send`` the progress (if it was last
-    sent ``jobs.PROGRESS_EVERY`` ago) and the job of the next game to the engine's queue,
-    or the run's decisions, or why it failed, to the Django side's."""
+    """Judge the games after those ``done``, one after another until the task has run
+    ``jobs.SLICE`` seconds; then ``send`` the progress (if it was last sent
+    ``jobs.PROGRESS_EVERY`` ago) and the job of the games left to the engine's queue, or
+    the run's decisions, or why it failed, to the Django side's."""
     reply = job["reply_queue"]
     about = {"analysis_id": job["analysis_id"], "attempt": job["attempt"]}
-    try:
-        decisions = _judged(job)
-    except judge.Unsupported as error:
-        send(jobs.FAILED, {**about, "reason": "unsupported", "error": str(error)}, reply)
-        return
-    except judge.TimeUp:
-        send(jobs.FAILED, {**about, "reason": "stopped", "error": ""}, reply)
-        return
-    except Exception as error:  # whatever the engine raised: the player reads it
-        failure = {"reason": "error", "error": f"{type(error).__name__}: {error}"}
-        send(jobs.FAILED, {**about, **failure}, reply)
-        return
-    done = [*job["done"], [decision_to_dict(d) for d in decisions]]
-    if len(done) < len(job["games"]):
-        reported_at = job["reported_at"]
-        if time.time() - reported_at >= jobs.PROGRESS_EVERY:
-            reported_at = time.time()
-            # Short of 1 until the numbers are stored.
-            progress = 0.99 * len(done) / len(job["games"])
-            send(jobs.PROGRESS, {"analysis_id": job["analysis_id"], "progress": progress}, reply)
-        send(jobs.JUDGE, {"job": {**job, "done": done, "reported_at": reported_at}}, job["queue"])
-        return
+    started = time.monotonic()
+    done = list(job["done"])
+    while len(done) < len(job["games"]):
+        if done != job["done"] and time.monotonic() - started >= jobs.SLICE:
+            reported_at = job["reported_at"]
+            if time.time() - reported_at >= jobs.PROGRESS_EVERY:
+                reported_at = time.time()
+                # Short of 1 until the numbers are stored.
+                progress = 0.99 * len(done) / len(job["games"])
+                send(
+                    jobs.PROGRESS, {"analysis_id": job["analysis_id"], "progress": progress}, reply
+                )
+            send(
+                jobs.JUDGE, {"job": {**job, "done": done, "reported_at": reported_at}}, job["queue"]
+            )
+            return
+        try:
+            decisions = _judged(job, len(done))
+        except judge.Unsupported as error:
+            send(jobs.FAILED, {**about, "reason": "unsupported", "error": str(error)}, reply)
+            return
+        except judge.TimeUp:
+            send(jobs.FAILED, {**about, "reason": "stopped", "error": ""}, reply)
+            return
+        except Exception as error:  # whatever the engine raised: the player reads it
+            failure = {"reason": "error", "error": f"{type(error).__name__}: {error}"}
+            send(jobs.FAILED, {**about, **failure}, reply)
+            return
+        done.append([decision_to_dict(d) for d in decisions])
     stored = {"engine": f"{judge.ENGINE} {judge.ENGINE_VERSION}", "plies": job["plies"]}
     send(jobs.STORE, {**about, **stored, "seats": job["seats"], "games": done}, reply)
 
 
-def _judged(job: jobs.Job) -> list[Decision]:
+def _judged(job: jobs.Job, number: int) -> list[Decision]:
+    """The decisions of the job's game ``number`` (from 0)."""
     with judge.engine_at(job["plies"]).until(job["deadline"]) as engine:
         engine.in_time()
-        played = job["games"][len(job["done"])]
+        played = job["games"][number]
         game = Game.from_dict(played["game"])
         if job["chouette"]:
             return judge.analyse_chouette_game(

@@ -31,7 +31,7 @@ sys.modules.setdefault("django", None)  # type: ignore[arg-type]
 from celery import Celery, signals  # noqa: E402
 
 TASK_MODULES = [
-    "analysis.judging",  # a match's or a chouette game's analysis, a game a task
+    "analysis.judging",  # a match's or a chouette game's analysis, a slice a task
     "analysis.robot_engine",  # the practice robot's moves (docs/practice.md)
 ]
 

@@ -130,9 +130,10 @@ def test_progress_moves_while_the_engine_runs(
     alice, bob, sent, monkeypatch, django_capture_on_commit_callbacks
 ):
     """After each game but the last the engine worker sends the progress (here every
-    game: each takes longer than ``jobs.PROGRESS_EVERY``), which the Django side
+    game: each takes longer than ``jobs.PROGRESS_EVERY`` and ``jobs.SLICE``), which the Django side
     stores; the numbers stored make it 1."""
     monkeypatch.setattr(jobs, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(jobs, "SLICE", 0.0)  # a game a task
     with django_capture_on_commit_callbacks(execute=True):
         match = play_on(start(alice, bob, length=3))
     analysis = MatchAnalysis.objects.get(match=match)

@@ -199,11 +199,11 @@ def test_a_match_of_another_game_is_not_offered_again(client, alice, bob, monkey
 
 @pytest.mark.parametrize("last_report_ago, reports", [(0.0, 0), (60.0, 1)])
 def test_a_game_judged_reports_progress_once_a_second_at_most(
-    mat_text, alice, sent, last_report_ago, reports
+    mat_text, alice, sent, monkeypatch, last_report_ago, reports
 ):
-    """A short run (a 3-game match at 0-ply) writes no progress a game; a run whose last
-    report is older than ``jobs.PROGRESS_EVERY`` reports after the game (the next job
-    carrying when)."""
+    """A run whose slice ends after a game (``jobs.SLICE``) reports no progress if it did
+    less than ``jobs.PROGRESS_EVERY`` ago, else once, the next job carrying when."""
+    monkeypatch.setattr(jobs, "SLICE", 0.0)
     imported = services.imported_match_create(user=alice.user, text=mat_text)
     job = services.analysis_start(analysis_id=imported.analysis.pk, plies=0)
     assert job is not None and len(job["games"]) == 3
@@ -215,3 +215,21 @@ def test_a_game_judged_reports_progress_once_a_second_at_most(
     next_job = messages[-1][1]["job"]
     assert len(next_job["done"]) == 1
     assert (next_job["reported_at"] > job["reported_at"]) == bool(reports)
+
+
+def test_a_short_run_is_judged_in_one_task(mat_text, alice, sent, monkeypatch):
+    """Games a task until ``jobs.SLICE`` has passed: a 3-game match at 0-ply is one task,
+    which sends the numbers; a slice spent after the first game queues the rest."""
+    imported = services.imported_match_create(user=alice.user, text=mat_text)
+    job = services.analysis_start(analysis_id=imported.analysis.pk, plies=0)
+    assert job is not None and len(job["games"]) == 3
+    messages = []
+    judging.judge_next(job, lambda name, kwargs, queue: messages.append((name, kwargs)))
+    assert [name for name, _ in messages] == [jobs.STORE]
+    assert len(messages[0][1]["games"]) == 3
+    clock = iter([0.0, 0.0, 1.0])  # the slice's start, the first game's end, the second's
+    monkeypatch.setattr(judging.time, "monotonic", lambda: next(clock, 1.0))
+    messages.clear()
+    judging.judge_next(job, lambda name, kwargs, queue: messages.append((name, kwargs)))
+    assert [name for name, _ in messages][-1] == jobs.JUDGE
+    assert len(messages[-1][1]["job"]["done"]) == 2

@@ -173,6 +173,9 @@ def check_play(
         if legal:
             raise IllegalPlay(f"a legal play exists for {_roll_text(dice)}", IllegalPlay.MUST_MOVE)
         return Play((), position, ())
+    in_order = _played_in_order(position, dice, segments)
+    if in_order is not None and any(play.result == in_order.result for play in legal):
+        return in_order
     legal_results = {play.result for play in legal}
     # Each segment takes at least one die: more segments than dice cannot be played.
     found = _realizations(position, dice, segments) if len(segments) <= len(dice) else {}
@@ -650,6 +653,28 @@ def _realizations(
 
     walk(position.player, position.opponent, dice, tuple(segments), (), (), 0)
     return found
+
+
+def _played_in_order(
+    position: Position, dice: tuple[int, ...], segments: list[tuple[int, int]]
+) -> Play | None:
+    """The play of ``segments`` that each take one die, played in the order written (as a
+    game's record writes them); None when one spans dice or bears off (which die it
+    takes is a choice), or the order given cannot be played. Such segments can be
+    played only so, and reach one position whatever their order: the search
+    (``_realizations``) would find this play first."""
+    player, opponent = position.player, position.opponent
+    left = list(dice)
+    steps = []
+    for origin, destination in segments:
+        die = origin - destination
+        if destination == OFF or die not in left or _step_problem(player, opponent, origin, die):
+            return None
+        player, opponent, hit = _move(player, opponent, origin, die)
+        left.remove(die)
+        steps.append(Step(origin, destination, hit))
+    used = tuple(origin - destination for origin, destination in segments)
+    return Play(tuple(steps), Position(player, opponent), used)
 
 
 def _too_few_dice(dice: tuple[int, ...], legal: Sequence[Play], found: Ways) -> IllegalPlay:

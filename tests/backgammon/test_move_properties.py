@@ -3,11 +3,13 @@ agreement with a plain reference search. (Agreement with GNU Backgammon's own ge
 is tests/backgammon/test_oracle_gnubg.py.)"""
 
 import random
+from unittest import mock
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from backgammon.errors import IllegalPlay
+from backgammon import moves
+from backgammon.errors import BackgammonError, IllegalPlay
 from backgammon.moves import (
     apply_step,
     check_play,
@@ -163,6 +165,28 @@ def test_a_replayed_play_found_among_the_rolls_plays_is_the_one_the_search_finds
         found = check_play(position, roll, play.steps, legal)
         assert found is play
         assert (found.result, found.steps) == (searched.result, searched.steps)
+
+
+def _outcome(position, roll, segments):
+    try:
+        return check_play(position, roll, segments)
+    except BackgammonError as error:
+        return type(error), str(error)
+
+
+@quick
+@given(positions, rolls)
+def test_a_play_written_a_die_a_move_is_what_the_search_finds(position, roll):
+    """A play written one die a move (as a record writes most) is played in its order,
+    without the search of every way to play it: the same play, or the same error, as
+    the search gives, in the order written and reversed."""
+    for play in legal_plays(position, roll):
+        for segments in (play.steps, play.steps[::-1]):
+            pairs = [(step.origin, step.destination) for step in segments]
+            found = _outcome(position, roll, pairs)
+            with mock.patch.object(moves, "_played_in_order", return_value=None):
+                searched = _outcome(position, roll, pairs)
+            assert found == searched
 
 
 @quick

@@ -12,6 +12,8 @@ which judges games for ``SLICE`` seconds, sends ``PROGRESS`` (at most every
 
 from typing import Any, Literal, TypedDict
 
+from backgammon.matfile import MatchRecord
+
 ANALYSE = "analysis.analyse"
 JUDGE = "analysis.judge_game"
 PROGRESS = "analysis.progress"
@@ -46,7 +48,9 @@ class Job(TypedDict):
     """A run, as each game's engine task receives it.
 
     ``games``: each game's ``Game.to_dict()`` and the match's state before it
-    (``MatchState.to_dict()``; None for a chouette game); ``done``: the decisions of the
+    (``MatchState.to_dict()``; None for a chouette game, ``games_of``); empty, with
+    ``mat`` the text of an imported match's file, until the engine worker's first task
+    has read it (the Django side does not parse it again); ``done``: the decisions of the
     games judged so far (``analysis.marks.decision_to_dict``), the next game to judge
     being the one after; each slice's task goes to ``queue`` (the engine's), behind what
     waits there. ``deadline`` (the soft limit, checked between decisions) and
@@ -60,6 +64,7 @@ class Job(TypedDict):
     plies: int
     chouette: bool
     games: list[dict[str, Any]]
+    mat: str | None
     done: list[list[dict[str, Any]]]
     seats: list[Seat]
     deadline: float
@@ -67,3 +72,11 @@ class Job(TypedDict):
     reported_at: float
     queue: str
     reply_queue: str
+
+
+def games_of(record: MatchRecord) -> list[dict[str, Any]]:
+    """A match's games as a ``Job`` carries them."""
+    return [
+        {"game": game.to_dict(), "state": record.state_before(index).to_dict()}
+        for index, game in enumerate(record.games)
+    ]

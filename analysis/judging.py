@@ -29,6 +29,7 @@ from analysis.engine_worker import hard_limit
 from analysis.marks import Decision, decision_to_dict
 from backgammon.game import Game
 from backgammon.match import MatchState
+from backgammon.matfile import import_mat
 
 Send = Callable[[str, dict[str, Any], str], None]
 
@@ -63,42 +64,50 @@ def _send(name: str, kwargs: dict[str, Any], queue: str) -> None:
 
 def judge_next(job: jobs.Job, send: Send) -> None:
     """Judge the games after those ``done``, one after another until the task has run
-    ``jobs.SLICE`` seconds; then ``send`` the progress (if it was last sent
-    ``jobs.PROGRESS_EVERY`` ago) and the job of the games left to the engine's queue, or
-    the run's decisions, or why it failed, to the Django side's."""
+    ``jobs.SLICE`` seconds (an imported match's file read first); then ``send`` the
+    progress (if it was last sent ``jobs.PROGRESS_EVERY`` ago) and the job of the games
+    left to the engine's queue, or the run's decisions, or why it failed, to the Django
+    side's."""
     reply = job["reply_queue"]
     about = {"analysis_id": job["analysis_id"], "attempt": job["attempt"]}
+    try:
+        job, done = _judged_slice(job)
+    except judge.Unsupported as error:
+        send(jobs.FAILED, {**about, "reason": "unsupported", "error": str(error)}, reply)
+        return
+    except judge.TimeUp:
+        send(jobs.FAILED, {**about, "reason": "stopped", "error": ""}, reply)
+        return
+    except Exception as error:  # whatever the engine raised: the player reads it
+        failure = {"reason": "error", "error": f"{type(error).__name__}: {error}"}
+        send(jobs.FAILED, {**about, **failure}, reply)
+        return
+    if len(done) < len(job["games"]):
+        reported_at = job["reported_at"]
+        if time.time() - reported_at >= jobs.PROGRESS_EVERY:
+            reported_at = time.time()
+            # Short of 1 until the numbers are stored.
+            progress = 0.99 * len(done) / len(job["games"])
+            send(jobs.PROGRESS, {"analysis_id": job["analysis_id"], "progress": progress}, reply)
+        send(jobs.JUDGE, {"job": {**job, "done": done, "reported_at": reported_at}}, job["queue"])
+        return
+    stored = {"engine": f"{judge.ENGINE} {judge.ENGINE_VERSION}", "plies": job["plies"]}
+    send(jobs.STORE, {**about, **stored, "seats": job["seats"], "games": done}, reply)
+
+
+def _judged_slice(job: jobs.Job) -> tuple[jobs.Job, list[list[dict[str, Any]]]]:
+    """The job with its games (read from its file, for an imported match's first task),
+    and the decisions of the games judged so far, this task's slice added."""
     started = time.monotonic()
+    mat = job.get("mat")  # absent from a job an older version sent
+    if mat is not None:
+        job = {**job, "games": jobs.games_of(import_mat(mat)), "mat": None}
     done = list(job["done"])
     while len(done) < len(job["games"]):
         if done != job["done"] and time.monotonic() - started >= jobs.SLICE:
-            reported_at = job["reported_at"]
-            if time.time() - reported_at >= jobs.PROGRESS_EVERY:
-                reported_at = time.time()
-                # Short of 1 until the numbers are stored.
-                progress = 0.99 * len(done) / len(job["games"])
-                send(
-                    jobs.PROGRESS, {"analysis_id": job["analysis_id"], "progress": progress}, reply
-                )
-            send(
-                jobs.JUDGE, {"job": {**job, "done": done, "reported_at": reported_at}}, job["queue"]
-            )
-            return
-        try:
-            decisions = _judged(job, len(done))
-        except judge.Unsupported as error:
-            send(jobs.FAILED, {**about, "reason": "unsupported", "error": str(error)}, reply)
-            return
-        except judge.TimeUp:
-            send(jobs.FAILED, {**about, "reason": "stopped", "error": ""}, reply)
-            return
-        except Exception as error:  # whatever the engine raised: the player reads it
-            failure = {"reason": "error", "error": f"{type(error).__name__}: {error}"}
-            send(jobs.FAILED, {**about, **failure}, reply)
-            return
-        done.append([decision_to_dict(d) for d in decisions])
-    stored = {"engine": f"{judge.ENGINE} {judge.ENGINE_VERSION}", "plies": job["plies"]}
-    send(jobs.STORE, {**about, **stored, "seats": job["seats"], "games": done}, reply)
+            break
+        done.append([decision_to_dict(d) for d in _judged(job, len(done))])
+    return job, done
 
 
 def _judged(job: jobs.Job, number: int) -> list[Decision]:

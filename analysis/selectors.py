@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from analysis import jobs
 from analysis import live as analysis_live
 from analysis.marks import ErrorRates, Kind, error_rate
 from analysis.models import Decision, ImportedMatch, MatchAnalysis, PlayerFigures
@@ -43,11 +44,13 @@ class Seat:
 @dataclass(frozen=True)
 class Analysed:
     """What an analysis judges: a match's record, or one chouette game (the game
-    replayed from the log), and the seats its figures go to."""
+    replayed from the log), or an imported match's file (``mat``, which the engine
+    worker reads), and the seats its figures go to."""
 
     seats: tuple[Seat, ...]
     record: MatchRecord | None = None
     chouette_game: Game | None = None
+    mat: str | None = None
 
 
 def analysed_match(analysis: MatchAnalysis) -> Analysed:
@@ -59,7 +62,7 @@ def analysed_match(analysis: MatchAnalysis) -> Analysed:
                 _seat(0, 0, imported.name_1, imported.player_1),
                 _seat(1, 0, imported.name_2, imported.player_2),
             ),
-            record=import_mat(imported.text),
+            mat=imported.text,
         )
     if analysis.table_id is not None and analysis.game_number is not None:
         rows = Action.objects.filter(
@@ -92,12 +95,10 @@ def analysed_games(analysed: Analysed) -> list[dict[str, Any]]:
     """The games to judge as the engine worker reads them (``analysis.jobs.Job``)."""
     if analysed.chouette_game is not None:
         return [{"game": analysed.chouette_game.to_dict(), "state": None}]
-    record = analysed.record
-    assert record is not None
-    return [
-        {"game": game.to_dict(), "state": record.state_before(index).to_dict()}
-        for index, game in enumerate(record.games)
-    ]
+    if analysed.mat is not None:
+        return []  # the engine worker reads the file
+    assert analysed.record is not None
+    return jobs.games_of(analysed.record)
 
 
 def _seat(side: int, place: int, name: str, player: Player | None) -> Seat:

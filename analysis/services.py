@@ -355,6 +355,7 @@ def analysis_start(*, analysis_id: int, plies: int) -> jobs.Job | None:
         "plies": plies,
         "chouette": analysed.chouette_game is not None,
         "games": selectors.analysed_games(analysed),
+        "mat": analysed.mat,
         "done": [],
         "seats": [
             {

@@ -206,7 +206,7 @@ def test_a_game_judged_reports_progress_once_a_second_at_most(
     monkeypatch.setattr(jobs, "SLICE", 0.0)
     imported = services.imported_match_create(user=alice.user, text=mat_text)
     job = services.analysis_start(analysis_id=imported.analysis.pk, plies=0)
-    assert job is not None and len(job["games"]) == 3
+    assert job is not None and (job["mat"], job["games"]) == (mat_text, [])
     job["reported_at"] -= last_report_ago
     messages = []
     judging.judge_next(job, lambda name, kwargs, queue: messages.append((name, kwargs)))
@@ -222,11 +222,11 @@ def test_a_short_run_is_judged_in_one_task(mat_text, alice, sent, monkeypatch):
     which sends the numbers; a slice spent after the first game queues the rest."""
     imported = services.imported_match_create(user=alice.user, text=mat_text)
     job = services.analysis_start(analysis_id=imported.analysis.pk, plies=0)
-    assert job is not None and len(job["games"]) == 3
+    assert job is not None and (job["mat"], job["games"]) == (mat_text, [])
     messages = []
     judging.judge_next(job, lambda name, kwargs, queue: messages.append((name, kwargs)))
     assert [name for name, _ in messages] == [jobs.STORE]
-    assert len(messages[0][1]["games"]) == 3
+    assert len(messages[0][1]["games"]) == 3  # the file's games, read by the engine's task
     clock = iter([0.0, 0.0, 1.0])  # the slice's start, the first game's end, the second's
     monkeypatch.setattr(judging.time, "monotonic", lambda: next(clock, 1.0))
     messages.clear()

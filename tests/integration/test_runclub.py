@@ -13,6 +13,9 @@ import pytest
 from celery import Celery
 from django.conf import settings
 
+from analysis.engine import Engine
+from analysis.selfplay import Player, human, play_match
+from backgammon.matfile import export_mat
 from tests.processes import alive, children_of, free_port, runclub_environment, tree_kill
 from tests.waiting import wait_until
 
@@ -53,10 +56,12 @@ def test_runclub_serves_with_stdin_closed_and_sigterm_stops_everything(tmp_path)
 
 @pytest.mark.integration
 def test_runclub_starts_the_engine_worker_when_a_game_waits_and_it_answers(tmp_path):
-    """A game to judge on the engine's queue: the supervisor starts the engine worker
-    (no Django), which takes it and answers by task name on the job's reply queue; the
-    broker is the one the settings compute, handed to it through the environment. (That
-    it rests until work comes: the test above.)"""
+    """A match to judge on the engine's queue (an imported match's file): the supervisor
+    starts the engine worker (no Django), which reads the file, judges its games and
+    answers by task name on the job's reply queue; the broker is the one the settings
+    compute, handed to it through the environment. (That it rests until work comes: the
+    test above.)"""
+    record = play_match(Engine(0), (Player("alice", human), Player("bob", human)), 1, seed=4)
     env = runclub_environment(tmp_path)
     broker_url = env.get("CELERY_BROKER_URL", "filesystem://localhost/")
     options = {}
@@ -86,6 +91,7 @@ def test_runclub_starts_the_engine_worker_when_a_game_waits_and_it_answers(tmp_p
     try:
         assert wait_until(lambda: len(children_of(supervisor.pid)) >= 2, timeout=60)
         job = {"analysis_id": 1, "attempt": 1, "plies": 0, "chouette": False, "games": []}
+        job |= {"mat": export_mat(record)}
         job |= {"done": [], "seats": [], "deadline": time.time() + 60, "reported_at": time.time()}
         job |= {"hard_deadline": time.time() + 70, "queue": env["ANALYSIS_QUEUE"]}
         job |= {"reply_queue": replies}
@@ -103,14 +109,12 @@ def test_runclub_starts_the_engine_worker_when_a_game_waits_and_it_answers(tmp_p
                 answer.ack()
             finally:
                 answered.close()
-        # No game in the job: the engine's error comes back, in the player's words.
-        assert answer.headers["task"] == "analysis.failed"
-        assert answer.payload[1] == {
-            "analysis_id": 1,
-            "attempt": 1,
-            "reason": "error",
-            "error": "IndexError: list index out of range",
-        }
+        assert answer.headers["task"] == "analysis.store"
+        stored = answer.payload[1]
+        assert (stored["analysis_id"], stored["attempt"], stored["plies"]) == (1, 1, 0)
+        assert stored["engine"].startswith("bgsage ")
+        assert len(stored["games"]) == len(record.games)
+        assert all(stored["games"])  # each game's decisions
     finally:
         supervisor.send_signal(signal.SIGTERM)
         try:

@@ -26,7 +26,7 @@ PROGRESS_EVERY = 1.0
 
 # An engine task judges games one after another until it has run this long (at least
 # one game): a robot's move waits behind at most a slice and a game, and a short run
-# crosses the broker once, not once a game (a 7-point match at 0-ply takes 0.05 s).
+# crosses the broker once, not once a game (a 7-point match at 0-ply takes 0.03 s).
 SLICE = 0.25
 
 # Why the engine gave up on a run: a match it cannot judge (failed at once), the time
@@ -45,7 +45,7 @@ class Seat(TypedDict):
 
 
 class Job(TypedDict):
-    """A run, as each game's engine task receives it.
+    """A run, as each of its engine tasks receives it.
 
     ``games``: each game's ``Game.to_dict()`` and the match's state before it
     (``MatchState.to_dict()``; None for a chouette game, ``games_of``); empty, with

@@ -104,7 +104,7 @@ def _judged_slice(job: jobs.Job) -> tuple[jobs.Job, list[list[dict[str, Any]]]]:
         job = {**job, "games": jobs.games_of(import_mat(mat)), "mat": None}
     done = list(job["done"])
     while len(done) < len(job["games"]):
-        if done != job["done"] and time.monotonic() - started >= jobs.SLICE:
+        if len(done) > len(job["done"]) and time.monotonic() - started >= jobs.SLICE:
             break
         done.append([decision_to_dict(d) for d in _judged(job, len(done))])
     return job, done

@@ -665,7 +665,8 @@ def _played_in_order(
     (``_realizations``) would find this play first."""
     player, opponent = position.player, position.opponent
     left = list(dice)
-    steps = []
+    steps: list[Step] = []
+    used: list[int] = []
     for origin, destination in segments:
         die = origin - destination
         if destination == OFF or die not in left or _step_problem(player, opponent, origin, die):
@@ -673,8 +674,8 @@ def _played_in_order(
         player, opponent, hit = _move(player, opponent, origin, die)
         left.remove(die)
         steps.append(Step(origin, destination, hit))
-    used = tuple(origin - destination for origin, destination in segments)
-    return Play(tuple(steps), Position(player, opponent), used)
+        used.append(die)
+    return Play(tuple(steps), Position(player, opponent), tuple(used))
 
 
 def _too_few_dice(dice: tuple[int, ...], legal: Sequence[Play], found: Ways) -> IllegalPlay:

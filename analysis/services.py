@@ -33,6 +33,7 @@ from club.models import Player
 from club.services import MAX_MATCH_LENGTH
 from matches.models import Match, Seat, Table
 from web.errors import Conflict, Forbidden, Invalid, NotFound
+from web.prepared import rows_insert
 
 STOPPED = gettext_lazy("The engine stopped before the end (a crash or the time limit).")
 # The longest name of a player the club keeps (a username's longest).
@@ -400,26 +401,29 @@ def analysis_store(
             return False
         analysis.players.all().delete()
         analysis.decisions.all().delete()
-        PlayerFigures.objects.bulk_create(_figures(analysis, seat, decisions) for seat in seats)
-        StoredDecision.objects.bulk_create(
-            StoredDecision(
-                analysis=analysis,
-                game_number=number,
-                seq=seq,
-                move_number=d.move_number,
-                side=d.side,
-                kind=d.kind.value,
-                played=d.played,
-                best=d.best,
-                played_equity=d.played_equity,
-                best_equity=d.best_equity,
-                equity_loss=d.loss,
-                mark=d.mark.value,
-                counted=d.counted,
-                holder="" if d.holder is None else str(d.holder),
-            )
-            for number, game in enumerate(judged, start=1)
-            for seq, d in enumerate(game)
+        rows_insert(PlayerFigures, (_figures(analysis, seat, decisions) for seat in seats))
+        rows_insert(
+            StoredDecision,
+            (
+                StoredDecision(
+                    analysis=analysis,
+                    game_number=number,
+                    seq=seq,
+                    move_number=d.move_number,
+                    side=d.side,
+                    kind=d.kind.value,
+                    played=d.played,
+                    best=d.best,
+                    played_equity=d.played_equity,
+                    best_equity=d.best_equity,
+                    equity_loss=d.loss,
+                    mark=d.mark.value,
+                    counted=d.counted,
+                    holder="" if d.holder is None else str(d.holder),
+                )
+                for number, game in enumerate(judged, start=1)
+                for seq, d in enumerate(game)
+            ),
         )
         analysis.status = MatchAnalysis.Status.DONE
         analysis.progress = 1.0

@@ -171,6 +171,10 @@ def _concrete(model: type[Model], name: str) -> Field[Any, Any]:
     return field
 
 
+# The values one statement binds at most where it is not PostgreSQL: the oldest SQLite
+# builds' limit, which Django assumes of every SQLite.
+MOST_PARAMETERS = 999
+
 # Each statement ``row_update`` and ``rows_insert`` wrote, by the database's vendor, the
 # model and the names (or the number of rows): written once, read by every thread.
 _statements: dict[tuple[Any, ...], tuple[str, tuple[Any, ...], tuple[Any, ...]]] = {}
@@ -213,16 +217,27 @@ def row_update(model: type[Model], *, where: Mapping[str, Any], values: Mapping[
 def _insert_sql(
     connection: BaseDatabaseWrapper, model: type[Model], count: int
 ) -> tuple[str, tuple[Any, ...], tuple[Any, ...]]:
-    key = ("insert", connection.vendor, model, count)
+    """The ``INSERT`` of ``count`` rows: on PostgreSQL beyond one row, a column's values
+    as one array (``UNNEST``, as ``bulk_create`` writes it: few parameters, a statement
+    psycopg converts once); elsewhere, a row's values after another."""
+    unnest = connection.vendor == "postgresql" and count > 1
+    key = ("insert", connection.vendor, model, "unnest" if unnest else count)
     found = _statements.get(key)
     if found is None:
         meta = model._meta
         fields = tuple(field for field in meta.concrete_fields if not field.primary_key)
-        row = "({})".format(", ".join(["%s"] * len(fields)))
-        sql = "INSERT INTO {table} ({columns}) VALUES {rows}".format(
+        if unnest:
+            arrays = ", ".join(
+                f"(%s)::{field.db_type(connection).split('(')[0]}[]" for field in fields
+            )
+            rows = f"SELECT * FROM UNNEST({arrays})"
+        else:
+            row = "({})".format(", ".join(["%s"] * len(fields)))
+            rows = "VALUES " + ", ".join([row] * count)
+        sql = "INSERT INTO {table} ({columns}) {rows}".format(
             table=_quote(connection, meta.db_table),
             columns=", ".join(_quote(connection, field.column) for field in fields),
-            rows=", ".join([row] * count),
+            rows=rows,
         )
         found = _statements[key] = (sql, fields, ())
     return found
@@ -230,20 +245,28 @@ def _insert_sql(
 
 def rows_insert(model: type[Model], rows: Iterable[Model]) -> None:
     """``model.objects.bulk_create(rows)`` for new rows of a model with an automatic key
-    and no parent model, as one ``INSERT`` whose SQL is written once per number of rows;
-    the new keys are not read back (nothing reads them)."""
+    and no parent model, its SQL written once per number of rows (on PostgreSQL, once);
+    the new keys are not read back (nothing reads them). Elsewhere than on PostgreSQL, a
+    statement binds at most ``MOST_PARAMETERS`` values."""
     rows = list(rows)
     if not rows:
         return
     connection = connections[DEFAULT_DB_ALIAS]
-    sql, fields, _none = _insert_sql(connection, model, len(rows))
-    params = [
-        field.get_db_prep_save(field.pre_save(row, True), connection)
+    fields = _insert_sql(connection, model, 1)[1]
+    values = [
+        [field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields]
         for row in rows
-        for field in fields
     ]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        if connection.vendor == "postgresql" and len(rows) > 1:
+            columns = [list(column) for column in zip(*values, strict=True)]
+            cursor.execute(_insert_sql(connection, model, len(rows))[0], columns)
+        else:
+            batch = max(1, MOST_PARAMETERS // len(fields))
+            for start in range(0, len(values), batch):
+                some = values[start : start + batch]
+                sql = _insert_sql(connection, model, len(some))[0]
+                cursor.execute(sql, [value for row in some for value in row])
     for row in rows:
         row._state.adding = False
         row._state.db = DEFAULT_DB_ALIAS

@@ -133,3 +133,27 @@ def test_rows_insert_writes_as_bulk_create(alice, bob):
     assert [
         (a.seq, a.actor_id, a.by_server, a.payload, a.at, a.kind, a.turn_no) for a in stored
     ] == [(r.seq, r.actor_id, r.by_server, r.payload, r.at, r.kind, r.turn_no) for r in rows]
+
+
+@pytest.mark.django_db
+def test_rows_insert_writes_hundreds_of_rows_in_few_statements(alice, bob):
+    """An analysis stores hundreds of decisions: PostgreSQL takes them as one statement
+    of a column's values an array; SQLite as few statements, each under the 999 values
+    the oldest SQLite builds bind."""
+    table = start(alice, bob).table
+    at = timezone.now()
+    rows = [
+        Action(table=table, game_number=9, seq=seq, turn_no=seq, kind="move", actor=alice,
+               by_server=False, payload={"play": "24/18", "seq": seq}, at=at)
+        for seq in range(250)
+    ]  # fmt: skip
+    with CaptureQueriesContext(connection) as inserts:
+        rows_insert(Action, rows)
+    fields = len([f for f in Action._meta.concrete_fields if not f.primary_key])
+    per_statement = 999 // fields
+    expected = 1 if connection.vendor == "postgresql" else -(-len(rows) // per_statement)
+    assert len(inserts) == expected > 0
+    stored = Action.objects.filter(table=table, game_number=9).order_by("seq")
+    assert [(a.seq, a.turn_no, a.payload) for a in stored] == [
+        (r.seq, r.turn_no, r.payload) for r in rows
+    ]

@@ -5,7 +5,6 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
-ORACLE := $(VENV)/.oracle-installed
 DEV_ENV := DEBUG=1
 # The Django apps: every package with an apps.py (web, club, matches, chouette...).
 DJANGO_APPS := $(patsubst %/apps.py,%,$(wildcard */apps.py))
@@ -30,11 +29,6 @@ $(INSTALLED): $(BIN)/python requirements/lock.txt
 	$(BIN)/python -m pip install --quiet -r requirements/lock.txt
 	touch $(INSTALLED)
 
-# GNU Backgammon's Python binding: the tests' oracle and the benchmark's peer.
-$(ORACLE): $(INSTALLED) requirements/oracle.txt
-	$(BIN)/python -m pip install --quiet -r requirements/oracle.txt
-	touch $(ORACLE)
-
 migrate: $(INSTALLED)
 	$(DEV_ENV) $(BIN)/python manage.py migrate --noinput
 
@@ -51,7 +45,7 @@ run: demo
 # part of their time, and each process has its own test database.
 TEST_WORKERS ?= 2
 
-test: $(ORACLE)
+test: $(INSTALLED)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 # Needs Debian's Chromium (apt-get install chromium); .ci/run installs it. Without
@@ -65,7 +59,7 @@ test-browser: $(INSTALLED)
 # The move generator side by side with GNU Backgammon, OpenSpiel and pure-Python peers;
 # position ID in, resulting IDs out (the command line) against gnubg's Python binding;
 # then each tavli game's plays next to backgammon's.
-bench: $(ORACLE)
+bench: $(INSTALLED)
 	$(BIN)/python -m pip install --quiet -r requirements/bench.txt
 	$(BIN)/python bench/plays.py
 	$(BIN)/python bench/cli.py

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import TypedDict
+from typing import Protocol, TypedDict
 
 import bgbot_cpp
 from bgsage import can_double_match
@@ -255,6 +255,19 @@ class Engine:
         return float(answer["cubeless_equity"])
 
 
+class Judge(Protocol):
+    """What ``analyse_game`` asks of an engine: bgsage's ``Engine``, or gnubg's analysis
+    of the game (``analysis.gnubg_engine.GnubgGame``)."""
+
+    def checker(
+        self, game: Game, state: MatchState, contract: CubeContract | None = None
+    ) -> CheckerChoice: ...
+
+    def cube(
+        self, game: Game, state: MatchState, contract: CubeContract | None = None
+    ) -> CubeChoice | None: ...
+
+
 @cache
 def engine_at(plies: int) -> Engine:
     """The process's engine at ``plies``: its networks (18 MB a depth) loaded once, for
@@ -276,7 +289,7 @@ def may_double(game: Game, state: MatchState, contract: CubeContract | None = No
     return bool(can_double_match(at.away[0], at.away[1], at.cube_value, at.cube_owner, False))
 
 
-def analyse_game(engine: Engine, game: Game, state: MatchState) -> list[Decision]:
+def analyse_game(engine: Judge, game: Game, state: MatchState) -> list[Decision]:
     """Every checker play and cube decision of ``game`` (played in ``state``), in order.
 
     ``move_number`` counts the rolls of the game, the opening roll being 1; a cube
@@ -309,7 +322,7 @@ def analyse_game(engine: Engine, game: Game, state: MatchState) -> list[Decision
 
 
 def _checker_decision(
-    engine: Engine,
+    engine: Judge,
     game: Game,
     state: MatchState,
     move: Move,

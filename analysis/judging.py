@@ -24,6 +24,7 @@ from typing import Any
 from celery import current_app, shared_task
 
 import analysis.engine as judge
+import analysis.gnubg_engine as gnubg_engine
 import analysis.jobs as jobs
 from analysis.engine_worker import hard_limit
 from analysis.marks import Decision, decision_to_dict
@@ -91,7 +92,7 @@ def judge_next(job: jobs.Job, send: Send) -> None:
             send(jobs.PROGRESS, {"analysis_id": job["analysis_id"], "progress": progress}, reply)
         send(jobs.JUDGE, {"job": {**job, "done": done, "reported_at": reported_at}}, job["queue"])
         return
-    stored = {"engine": f"{judge.ENGINE} {judge.ENGINE_VERSION}", "plies": job["plies"]}
+    stored = {"engine": _engine_name(job), "plies": job["plies"]}
     send(jobs.STORE, {**about, **stored, "seats": job["seats"], "games": done}, reply)
 
 
@@ -110,8 +111,32 @@ def _judged_slice(job: jobs.Job) -> tuple[jobs.Job, list[list[dict[str, Any]]]]:
     return job, done
 
 
+def _by_gnubg(job: jobs.Job) -> bool:
+    """A match's game deeper than bgsage judges in time is gnubg's. A chouette game has
+    a cube a member, which gnubg does not know; a money session's stays bgsage's too,
+    until gnubg's money equities are checked against it as its match equities are
+    (tests/analysis/test_gnubg_engine.py)."""
+    if job["chouette"] or job["plies"] <= gnubg_engine.BGSAGE_DEEPEST:
+        return False
+    return not MatchState.from_dict(job["games"][0]["state"]).money
+
+
+def _engine_name(job: jobs.Job) -> str:
+    if _by_gnubg(job):
+        return f"{gnubg_engine.ENGINE} {gnubg_engine.ENGINE_VERSION}"
+    return f"{judge.ENGINE} {judge.ENGINE_VERSION}"
+
+
 def _judged(job: jobs.Job, number: int) -> list[Decision]:
     """The decisions of the job's game ``number`` (from 0)."""
+    if _by_gnubg(job):
+        played = job["games"][number]
+        record = gnubg_engine.record_of(job["games"])
+        return judge.analyse_game(
+            gnubg_engine.judge_of(record, number, job["plies"], job["deadline"]),
+            Game.from_dict(played["game"]),
+            MatchState.from_dict(played["state"]),
+        )
     with judge.engine_at(job["plies"]).until(job["deadline"]) as engine:
         engine.in_time()
         played = job["games"][number]

@@ -19,7 +19,9 @@ service as a whole:
   module the club's worker runs;
 - the service's whole path: the match uploaded as a ``.mat`` (``imported_match_create``,
   which queues its analysis), the real Django worker starting the run, the real engine
-  worker (``analysis.engine_worker``, a game a task) judging it, the Django worker
+  worker (``analysis.engine_worker``, a slice of games a task) judging it (with bgsage;
+  deeper than 1-ply with gnubg, as the service does: analysis/gnubg_engine.py, and its
+  bare call is then gnubg's), the Django worker
   storing it, and the per-player figures read as the API answers them; both workers the
   commands ``make run`` starts (``runclub``'s), on SQLite and the filesystem broker in a
   temporary ``VAR_DIR`` (or on the broker ``CELERY_BROKER_URL`` names), warmed up by
@@ -65,6 +67,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analysis.engine import Engine, analyse_match
+from analysis.gnubg_engine import BGSAGE_DEEPEST
 from analysis.selfplay import Player, human, play_match
 from backgammon.matfile import MatchRecord, export_mat
 
@@ -112,6 +115,11 @@ def bgsage_timer(plies: int) -> Callable[[MatchRecord, str], float]:
         return time.process_time() - started
 
     return run
+
+
+def serving(plies: int) -> str:
+    """The engine the service analyses a match with at ``plies`` (analysis.judging)."""
+    return "gnubg" if plies > BGSAGE_DEEPEST else "bgsage"
 
 
 def self_played(names: tuple[str, str], count: int, seed: int) -> list[MatchRecord]:
@@ -499,7 +507,7 @@ def main() -> None:
             print(f"timing {name} at {plies}-ply...", file=sys.stderr)
             run = timer(plies)
             times = [run(r, p) for r, p in zip(records, paths, strict=True)]
-            if name == "bgsage":
+            if name == serving(plies):
                 bare[plies] = times
             mean = sum(times) / len(times)
             per = 1000 * sum(times) / sum(decisions)
@@ -507,7 +515,10 @@ def main() -> None:
             print(f"{name:<8} {plies:>13} {cells} {mean:8.3f} {per:12.2f}", flush=True)
 
     broker = os.environ.get("CELERY_BROKER_URL", "filesystem (embedded default)")
-    print(f"\nthe service's whole path (broker: {broker}) against bgsage's bare call")
+    print(
+        f"\nthe service's whole path (broker: {broker}) against the bare call of the engine "
+        "it uses at that depth"
+    )
     print(
         f"{'plies (gnubg)':>13} {'':>11} "
         + " ".join(f"{'match ' + str(i + 1):>9}" for i in range(len(records)))
@@ -523,7 +534,7 @@ def main() -> None:
                 measured = [through(r) for r in records]
             mean_bare = sum(bare[plies]) / len(records)
             for label, values in (
-                ("bare CPU", bare[plies]),
+                (f"{serving(plies)} CPU", bare[plies]),
                 ("path wall", [m[0] for m in measured]),
                 ("path CPU", [sum(m[1:]) for m in measured]),
                 ("  Django w.", [m[1] for m in measured]),

@@ -214,6 +214,14 @@ def row_update(model: type[Model], *, where: Mapping[str, Any], values: Mapping[
         return int(cursor.rowcount)
 
 
+def _array_type(connection: BaseDatabaseWrapper, field: Field[Any, Any]) -> str:
+    """The column's type without its size (``varchar``, not ``varchar(60)``): an array
+    of its values is not cut to it."""
+    column_type = field.db_type(connection)
+    assert column_type is not None  # a concrete field's column
+    return column_type.split("(")[0]
+
+
 def _insert_sql(
     connection: BaseDatabaseWrapper, model: type[Model], count: int
 ) -> tuple[str, tuple[Any, ...], tuple[Any, ...]]:
@@ -227,9 +235,7 @@ def _insert_sql(
         meta = model._meta
         fields = tuple(field for field in meta.concrete_fields if not field.primary_key)
         if unnest:
-            arrays = ", ".join(
-                f"(%s)::{field.db_type(connection).split('(')[0]}[]" for field in fields
-            )
+            arrays = ", ".join(f"(%s)::{_array_type(connection, field)}[]" for field in fields)
             rows = f"SELECT * FROM UNNEST({arrays})"
         else:
             row = "({})".format(", ".join(["%s"] * len(fields)))

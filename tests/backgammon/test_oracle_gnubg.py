@@ -1,6 +1,6 @@
 """Our move generator, position IDs and match IDs against GNU Backgammon's own code.
 
-The oracle is gnubg 1.1.0a16 from PyPI (``requirements/oracle.txt``). It is imported
+The oracle is gnubg 1.1.0a16 from PyPI (the service's own: the deep analyses). It is imported
 directly: a missing oracle fails the run instead of skipping it.
 
 Reading gnubg's plays. ``gnubg.findbestmoves`` returns one entry per distinct resulting

@@ -112,13 +112,13 @@ def _judged_slice(job: jobs.Job) -> tuple[jobs.Job, list[list[dict[str, Any]]]]:
 
 
 def _by_gnubg(job: jobs.Job) -> bool:
-    """A match's game deeper than bgsage judges in time is gnubg's. A chouette game has
-    a cube a member, which gnubg does not know; a money session's stays bgsage's too,
-    until gnubg's money equities are checked against it as its match equities are
-    (tests/analysis/test_gnubg_engine.py)."""
+    """A match's game deeper than bgsage judges in time is gnubg's, and a money
+    session's without beavers. A chouette game has a cube a member, which gnubg does not
+    know; with beavers, gnubg's double/take is not bgsage's (docs/analysis.md, "Depth
+    and engine")."""
     if job["chouette"] or job["plies"] <= gnubg_engine.BGSAGE_DEEPEST:
         return False
-    return not MatchState.from_dict(job["games"][0]["state"]).money
+    return not MatchState.from_dict(job["games"][0]["state"]).options.beavers
 
 
 def _engine_name(job: jobs.Job) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from analysis.engine import Engine
-from backgammon.game import Game, Phase
+from backgammon.game import Game, GameOptions, Phase
 from backgammon.match import MatchState
 from backgammon.matfile import MatchRecord
 
@@ -38,14 +38,20 @@ class Player:
 
 
 def play_match(
-    engine: Engine, players: tuple[Player, Player], length: int, seed: int
+    engine: Engine,
+    players: tuple[Player, Player],
+    length: int,
+    seed: int,
+    session: GameOptions | None = None,
+    most_games: int | None = None,
 ) -> MatchRecord:
-    """A whole match to ``length`` points between the two players."""
+    """A whole match to ``length`` points between the two players, or a money session
+    (``length`` 0, with the ``session``'s options) of ``most_games`` games."""
     rng = random.Random(seed)
-    start = MatchState(length=length)
+    start = MatchState(length=length, options=session or GameOptions())
     state = start
     games: list[Game] = []
-    while not state.over:
+    while not state.over and len(games) != most_games:
         game = _play_game(engine, players, state, rng)
         games.append(game)
         state = state.apply_game(game.points_for(0))

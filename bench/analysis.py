@@ -432,7 +432,9 @@ def path_timer(
                 analysis = MatchAnalysis.objects.get(imported=imported)
                 if analysis.status in ("done", "failed"):
                     break
-                time.sleep(0.01)
+                # Every 10 ms, then less often: a long run's polls would take the CPU
+                # the engine worker, in the idle scheduling class, leaves to others.
+                time.sleep(min(0.1, 0.01 + (time.perf_counter() - started) / 100))
             assert analysis.status == "done", analysis.error
             assert analysis.plies == plies
             detail = selectors.analysis_detail(analysis)
@@ -450,6 +452,13 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--deep", action="store_true", help="time 2-ply too")
+    parser.add_argument(
+        "--engines",
+        nargs="+",
+        choices=["gnubg", "bgsage"],
+        default=["gnubg", "bgsage"],
+        help="the bare calls timed (default both; the path's peer is always timed)",
+    )
     parser.add_argument(
         "--plies", type=int, nargs="+", help="these depths alone (--beside-web: the first)"
     )
@@ -504,6 +513,8 @@ def main() -> None:
     bare: dict[int, list[float]] = {}
     for plies in depths:
         for name, timer in (("gnubg", gnubg_timer), ("bgsage", bgsage_timer)):
+            if name not in args.engines and name != serving(plies):
+                continue
             print(f"timing {name} at {plies}-ply...", file=sys.stderr)
             run = timer(plies)
             times = [run(r, p) for r, p in zip(records, paths, strict=True)]

@@ -33,7 +33,7 @@ from club.models import Player
 from club.services import MAX_MATCH_LENGTH
 from matches.models import Match, Seat, Table
 from web.errors import Conflict, Forbidden, Invalid, NotFound
-from web.prepared import rows_insert
+from web.prepared import rows_insert, values_insert
 
 STOPPED = gettext_lazy("The engine stopped before the end (a crash or the time limit).")
 # The longest name of a player the club keeps (a username's longest).
@@ -46,6 +46,12 @@ NEXT_VERSION = F("version") + 1
 # The engine worker's process is killed this long after a run's time limit, if the
 # engine has not stopped by itself between two decisions.
 HARD_LIMIT_GRACE = 10
+# A stored decision's fields, in the order ``analysis_store`` gives their values: a
+# match's hundreds of decisions are written from plain values, not a model instance each.
+DECISION_COLUMNS = (
+    "analysis", "game_number", "seq", "move_number", "side", "kind", "played", "best",
+    "played_equity", "best_equity", "equity_loss", "mark", "counted", "holder",
+)  # fmt: skip
 UNSUPPORTED = gettext_lazy("Only standard backgammon matches and money sessions are analysed.")
 
 
@@ -387,8 +393,8 @@ def analysis_store(
 ) -> bool:
     """Replace the analysis' numbers with those of its run ``attempt`` (each game's
     decisions, as the engine worker sent them, and the ``engine`` that judged them), all
-    at once; False, storing nothing,
-    for the late answer of a run that is not the running one."""
+    at once; False, storing nothing, for the late answer of a run that is not the
+    running one."""
     judged = [[decision_from_dict(d) for d in game] for game in games]
     decisions = [d for game in judged for d in game]
     with transaction.atomic():
@@ -402,29 +408,17 @@ def analysis_store(
         analysis.players.all().delete()
         analysis.decisions.all().delete()
         rows_insert(PlayerFigures, (_figures(analysis, seat, decisions) for seat in seats))
-        rows_insert(
+        values_insert(
             StoredDecision,
-            (
-                StoredDecision(
-                    analysis=analysis,
-                    game_number=number,
-                    seq=seq,
-                    move_number=d.move_number,
-                    side=d.side,
-                    kind=d.kind.value,
-                    played=d.played,
-                    best=d.best,
-                    played_equity=d.played_equity,
-                    best_equity=d.best_equity,
-                    equity_loss=d.loss,
-                    mark=d.mark.value,
-                    counted=d.counted,
-                    holder="" if d.holder is None else str(d.holder),
-                )
+            DECISION_COLUMNS,
+            [
+                (analysis.pk, number, seq, d.move_number, d.side, d.kind.value, d.played,
+                 d.best, d.played_equity, d.best_equity, d.loss, d.mark.value, d.counted,
+                 "" if d.holder is None else str(d.holder))
                 for number, game in enumerate(judged, start=1)
                 for seq, d in enumerate(game)
-            ),
-        )
+            ],
+        )  # fmt: skip
         analysis.status = MatchAnalysis.Status.DONE
         analysis.progress = 1.0
         analysis.engine = engine

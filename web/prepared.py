@@ -15,7 +15,7 @@ log, the bench's counts), and read or write values as the ORM does (its converte
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -223,17 +223,17 @@ def _array_type(connection: BaseDatabaseWrapper, field: Field[Any, Any]) -> str:
 
 
 def _insert_sql(
-    connection: BaseDatabaseWrapper, model: type[Model], count: int
-) -> tuple[str, tuple[Any, ...], tuple[Any, ...]]:
-    """The ``INSERT`` of ``count`` rows: on PostgreSQL beyond one row, a column's values
-    as one array (``UNNEST``, as ``bulk_create`` writes it: few parameters, a statement
-    psycopg converts once); elsewhere, a row's values after another."""
+    connection: BaseDatabaseWrapper, model: type[Model], names: tuple[str, ...], count: int
+) -> str:
+    """The ``INSERT`` of ``count`` rows of the fields ``names``: on PostgreSQL beyond one
+    row, a column's values as one array (``UNNEST``, as ``bulk_create`` writes it: few
+    parameters, a statement psycopg converts once); elsewhere, a row's values after
+    another."""
     unnest = connection.vendor == "postgresql" and count > 1
-    key = ("insert", connection.vendor, model, "unnest" if unnest else count)
+    key = ("insert", connection.vendor, model, names, "unnest" if unnest else count)
     found = _statements.get(key)
     if found is None:
-        meta = model._meta
-        fields = tuple(field for field in meta.concrete_fields if not field.primary_key)
+        fields = tuple(_concrete(model, name) for name in names)
         if unnest:
             arrays = ", ".join(f"(%s)::{_array_type(connection, field)}[]" for field in fields)
             rows = f"SELECT * FROM UNNEST({arrays})"
@@ -241,38 +241,53 @@ def _insert_sql(
             row = "({})".format(", ".join(["%s"] * len(fields)))
             rows = "VALUES " + ", ".join([row] * count)
         sql = "INSERT INTO {table} ({columns}) {rows}".format(
-            table=_quote(connection, meta.db_table),
+            table=_quote(connection, model._meta.db_table),
             columns=", ".join(_quote(connection, field.column) for field in fields),
             rows=rows,
         )
         found = _statements[key] = (sql, fields, ())
-    return found
+    return str(found[0])
+
+
+def values_insert(
+    model: type[Model], names: tuple[str, ...], rows: Sequence[Sequence[Any]]
+) -> None:
+    """New rows of ``model`` (an automatic key, no parent model), each the values of the
+    fields ``names`` as the database takes them (numbers, text, booleans, keys: nothing
+    for a field to convert), with the SQL written once per number of rows (on
+    PostgreSQL, once); elsewhere than on PostgreSQL a statement binds at most
+    ``MOST_PARAMETERS`` values. For hundreds of rows made from plain values (an
+    analysis' decisions), without a model instance each."""
+    if not rows:
+        return
+    connection = connections[DEFAULT_DB_ALIAS]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql" and len(rows) > 1:
+            columns = [list(column) for column in zip(*rows, strict=True)]
+            cursor.execute(_insert_sql(connection, model, names, len(rows)), columns)
+            return
+        batch = max(1, MOST_PARAMETERS // len(names))
+        for start in range(0, len(rows), batch):
+            some = rows[start : start + batch]
+            sql = _insert_sql(connection, model, names, len(some))
+            cursor.execute(sql, [value for row in some for value in row])
 
 
 def rows_insert(model: type[Model], rows: Iterable[Model]) -> None:
     """``model.objects.bulk_create(rows)`` for new rows of a model with an automatic key
-    and no parent model, its SQL written once per number of rows (on PostgreSQL, once);
-    the new keys are not read back (nothing reads them). Elsewhere than on PostgreSQL, a
-    statement binds at most ``MOST_PARAMETERS`` values."""
+    and no parent model: their values prepared as the ORM prepares them, then written by
+    ``values_insert``; the new keys are not read back (nothing reads them)."""
     rows = list(rows)
-    if not rows:
-        return
     connection = connections[DEFAULT_DB_ALIAS]
-    fields = _insert_sql(connection, model, 1)[1]
-    values = [
-        [field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields]
-        for row in rows
-    ]
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql" and len(rows) > 1:
-            columns = [list(column) for column in zip(*values, strict=True)]
-            cursor.execute(_insert_sql(connection, model, len(rows))[0], columns)
-        else:
-            batch = max(1, MOST_PARAMETERS // len(fields))
-            for start in range(0, len(values), batch):
-                some = values[start : start + batch]
-                sql = _insert_sql(connection, model, len(some))[0]
-                cursor.execute(sql, [value for row in some for value in row])
+    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
+    values_insert(
+        model,
+        tuple(field.name for field in fields),
+        [
+            [field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields]
+            for row in rows
+        ],
+    )
     for row in rows:
         row._state.adding = False
         row._state.db = DEFAULT_DB_ALIAS

@@ -13,7 +13,7 @@ from django.utils import timezone
 from matches import services
 from matches.models import Action, Match, PlaySettings, Table
 from tests.matches.conftest import start
-from web.prepared import OneRow, row_update, rows_insert
+from web.prepared import OneRow, row_update, rows_insert, values_insert
 
 
 def values_of(instance):
@@ -156,4 +156,20 @@ def test_rows_insert_writes_hundreds_of_rows_in_few_statements(alice, bob):
     stored = Action.objects.filter(table=table, game_number=9).order_by("seq")
     assert [(a.seq, a.turn_no, a.payload) for a in stored] == [
         (r.seq, r.turn_no, r.payload) for r in rows
+    ]
+
+
+@pytest.mark.django_db
+def test_values_insert_writes_plain_values_of_the_named_fields(alice, bob):
+    """Rows given as the values of some fields (the others take their defaults), as the
+    database takes them: a key by its field's name, booleans, text."""
+    table = start(alice, bob).table
+    names = ("table", "game_number", "seq", "turn_no", "kind", "by_server", "payload", "at")
+    at = timezone.now()
+    rows = [(table.pk, 8, seq, seq, "roll", True, '{"dice": [3, 1]}', at) for seq in range(3)]
+    values_insert(Action, names, [])
+    values_insert(Action, names, rows)
+    stored = Action.objects.filter(table=table, game_number=8).order_by("seq")
+    assert [(a.seq, a.kind, a.by_server, a.payload, a.actor_id) for a in stored] == [
+        (seq, "roll", True, {"dice": [3, 1]}, None) for seq in range(3)
     ]

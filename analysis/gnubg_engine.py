@@ -1,16 +1,16 @@
 """GNU Backgammon's judgement of a match's game, for the depths where bgsage is slow.
 
-bgsage searches every roll of every candidate without pruning: its 2-ply (gnubg's
-numbering; its own 3-ply) costs about 0.9 s a checker play here, a minute or two a
-7-point match, where gnubg's pruned 2-ply analyses the same match in 7.7 s
-(docs/analysis.md, "Depth and engine"). gnubg's Python binding gives no cube decision
-for a position, so it analyses the game as it would on a desktop (``import mat``,
-``analyse game``) and the game saved as SGF is read back: each play's candidates with
-their equities, each cube decision's cubeful equities. ``GnubgGame`` answers the
-engine's questions (``checker``, ``cube``) from it, in the game's order, so that
-``analysis.engine.analyse_game`` walks the game and judges it exactly as with bgsage.
+bgsage searches every roll of every candidate without pruning: a 7-point match takes it
+4.8 s at 1-ply and a minute or two at 2-ply (gnubg's numbering; its own 2- and 3-ply),
+where gnubg's pruned search takes 0.9 s and 9 s (docs/analysis.md, "Depth and engine").
+gnubg's Python binding gives no cube decision for a position, so it analyses the game
+as it would on a desktop (``import mat``, ``analyse game``) and the game saved as SGF is
+read back: each play's candidates with their equities, each cube decision's cubeful
+equities. ``GnubgGame`` answers the engine's questions (``checker``, ``cube``) from it,
+in the game's order, so that ``analysis.engine.analyse_game`` walks the game and judges
+it exactly as with bgsage.
 
-Matches and money sessions only: gnubg knows one cube, not a chouette's many.
+Matches, and money sessions without beavers: gnubg knows one cube, not a chouette's.
 Plain Python like the rest of the engine's side (no Django); gnubg is imported on the
 first game judged, so the engine worker loads it only when the setting asks for it.
 """
@@ -41,8 +41,10 @@ from backgammon.position import BAR, POINTS, Position
 ENGINE = "gnubg"
 ENGINE_VERSION = importlib.metadata.version("gnubg")
 
-# The deepest analysis bgsage gives in time: deeper, gnubg judges a match's games.
-BGSAGE_DEEPEST = 1
+# The deepest analysis that is bgsage's (its network alone, twice gnubg's speed there);
+# deeper, gnubg judges a match's games, five times faster at 1-ply and ten at 2-ply
+# (bench/analysis.py: a 7-point match 0.9 s against 4.8 at 1-ply, 9 s against 84).
+BGSAGE_DEEPEST = 0
 
 # gnubg's engine is one per process, not to be entered from two threads at once.
 _LOCK = threading.Lock()

@@ -112,8 +112,8 @@ def _judged_slice(job: jobs.Job) -> tuple[jobs.Job, list[list[dict[str, Any]]]]:
 
 
 def _by_gnubg(job: jobs.Job) -> bool:
-    """A match's game deeper than bgsage judges in time is gnubg's, and a money
-    session's without beavers. A chouette game has a cube a member, which gnubg does not
+    """A match's game deeper than 0-ply is gnubg's, and a money session's without
+    beavers. A chouette game has a cube a member, which gnubg does not
     know; with beavers, gnubg's double/take is not bgsage's (docs/analysis.md, "Depth
     and engine")."""
     if job["chouette"] or job["plies"] <= gnubg_engine.BGSAGE_DEEPEST:

@@ -115,12 +115,14 @@ def judged_job(record: MatchRecord, plies: int, chouette: bool = False) -> dict:
         job = kwargs["job"]
 
 
-def test_a_match_analysed_at_2_ply_is_gnubgs():
-    """The engine worker's task: deeper than bgsage's 1-ply, a match's games are gnubg's,
-    and the store names it."""
-    answer = judged_job(opening_record((3, 1), "8/5 6/5"), plies=2)
+@pytest.mark.parametrize("plies", [1, 2])
+def test_a_match_analysed_deeper_than_0_ply_is_gnubgs(plies):
+    """The engine worker's task: deeper than 0-ply, a match's games are gnubg's, and the
+    store names it."""
+    answer = judged_job(opening_record((3, 1), "8/5 6/5"), plies=plies)
     assert answer["name"] == jobs.STORE
     assert answer["engine"] == f"gnubg {gnubg_engine.ENGINE_VERSION}"
+    assert answer["plies"] == plies
     assert [d["best"] for d in answer["games"][0]] == ["8/5 6/5"]
 
 
@@ -134,7 +136,7 @@ def test_a_money_session_without_beavers_is_gnubgs_at_2_ply():
     assert judged_job(money(beavers=False), 2)["engine"].startswith("gnubg ")
 
 
-def test_a_match_at_1_ply_and_a_money_session_with_beavers_stay_bgsages():
+def test_a_match_at_0_ply_and_a_money_session_with_beavers_stay_bgsages():
     """With beavers, gnubg's double/take is not bgsage's (its beaver not counted)."""
-    for record, plies in ((opening_record((3, 1), "8/5 6/5"), 1), (money(beavers=True), 2)):
+    for record, plies in ((opening_record((3, 1), "8/5 6/5"), 0), (money(beavers=True), 2)):
         assert judged_job(record, plies)["engine"].startswith("bgsage ")

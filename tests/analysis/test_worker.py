@@ -17,7 +17,13 @@ from tests.waiting import wait_until
 
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
-def test_the_real_workers_analyse_a_finished_match(alice, bob, settings, api):
+@pytest.mark.parametrize("plies, judged_by", [(0, "bgsage "), (1, "gnubg ")])
+def test_the_real_workers_analyse_a_finished_match(
+    alice, bob, settings, api, monkeypatch, plies, judged_by
+):
+    """At 0-ply bgsage judges; deeper, gnubg, loaded by the engine worker's process."""
+    monkeypatch.setenv("ANALYSIS_PLIES", str(plies))  # the Django worker's setting
+    settings.ANALYSIS_PLIES = plies
     with (
         engine_worker_process() as engine,
         worker_process(test_database=True, engine_queue=engine) as django,
@@ -35,7 +41,7 @@ def test_the_real_workers_analyse_a_finished_match(alice, bob, settings, api):
     assert analysis.status == "done", analysis.error
     body = api.as_user(alice.user).get(f"/api/matches/{match.pk}/analysis/").json()
     assert body["progress"] == 1.0 and body["plies"] == settings.ANALYSIS_PLIES
-    assert body["engine"].startswith("bgsage ")
+    assert body["engine"].startswith(judged_by)
     assert [p["username"] for p in body["players"]] == ["alice", "bob"]
     assert all(p["decisions"] > 0 for p in body["players"])
     assert len(body["games"]) == match.table.game_number

@@ -250,6 +250,10 @@ def game_nodes(record: MatchRecord, number: int, plies: int) -> list[Node]:
             gnubg.command(f"set analysis {part} evaluation plies {plies}")
             gnubg.command(f"set analysis {part} evaluation cubeful on")
         gnubg.command(f"import mat {match}")
+        read = gnubg.match(analysis=False, boards=False)  # None: no match at all
+        if read is None or len(read["games"]) != len(record.games):
+            # Its error went to /dev/null with its chat.
+            raise GnubgError("gnubg could not read the match's file")
         gnubg.command("first game")
         if number:
             gnubg.navigate(game=number)

@@ -28,9 +28,10 @@ import analysis.gnubg_engine as gnubg_engine
 import analysis.jobs as jobs
 from analysis.engine_worker import hard_limit
 from analysis.marks import Decision, decision_to_dict
-from backgammon.game import Game
+from backgammon.game import Game, GameOptions
 from backgammon.match import MatchState
 from backgammon.matfile import import_mat
+from backgammon.variants import STANDARD
 
 Send = Callable[[str, dict[str, Any], str], None]
 
@@ -118,7 +119,10 @@ def _by_gnubg(job: jobs.Job) -> bool:
     and engine")."""
     if job["chouette"] or job["plies"] <= gnubg_engine.BGSAGE_DEEPEST:
         return False
-    return not MatchState.from_dict(job["games"][0]["state"]).options.beavers
+    first = job["games"][0]
+    if GameOptions.from_dict(first["game"]["options"]).variant != STANDARD:
+        return False  # bgsage's walk refuses it, saying why
+    return not MatchState.from_dict(first["state"]).options.beavers
 
 
 def _engine_name(job: jobs.Job) -> str:

@@ -267,13 +267,15 @@ def test_a_run_that_died_with_its_process_is_swept(finished, sent, settings):
     assert analysis.status == "failed" and "crash" in analysis.error
 
 
+@pytest.mark.parametrize("plies", [0, 2])
 def test_a_tavli_match_fails_with_a_clear_message(
-    alice, bob, sent, django_capture_on_commit_callbacks
+    alice, bob, sent, django_capture_on_commit_callbacks, plies
 ):
+    """At any depth: deeper than 0-ply too, where a match would be gnubg's."""
     with django_capture_on_commit_callbacks(execute=True):
         match = play_on(start(alice, bob, length=1, tavli="greek"))
     analysis = MatchAnalysis.objects.get(match=match)
-    assert run(analysis) == "failed"
+    assert analyse_now(analysis, plies) == "failed"
     analysis.refresh_from_db()
     assert analysis.error == "Only standard backgammon matches and money sessions are analysed."
 

@@ -88,6 +88,15 @@ def test_the_worst_opening_play_is_a_blunder_at_2_ply():
     assert decision.mark is Mark.BLUNDER
 
 
+def test_a_file_gnubg_cannot_read_is_an_error_not_another_match(played, monkeypatch):
+    """gnubg's commands report to the standard output, sent to /dev/null: a file it did
+    not read is found by what it holds afterwards, not by its words."""
+    gnubg_engine.game_nodes(played, 0, 0)  # a match in gnubg's memory
+    monkeypatch.setattr(gnubg_engine, "export_mat", lambda record: "not a match file\n")
+    with pytest.raises(gnubg_engine.GnubgError, match="could not read"):
+        gnubg_engine.game_nodes(played, 0, 0)
+
+
 def test_a_run_past_its_soft_deadline_does_not_start_gnubg(played):
     with pytest.raises(TimeUp):
         gnubg_engine.judge_of(played, 0, 2, time.time() - 1)

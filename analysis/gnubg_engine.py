@@ -151,8 +151,10 @@ class GnubgGame:
         view = game.position_for(game.on_roll)
         assert isinstance(view, Position)
         plays = {p.result: p for p in game.legal_plays() if isinstance(p, Play)}
-        if len(plays) == 1 or "A" not in node.properties:
-            return CheckerChoice(tuple(plays.values()), (0.0,) * len(plays))
+        if len(plays) == 1:
+            return CheckerChoice(tuple(plays.values()), (0.0,))
+        if "A" not in node.properties:
+            raise GnubgError(f"gnubg did not judge the play {node.action}")
         white = game.on_roll == self._white_side
         ranked: dict[Position, float] = {}
         for candidate in node.properties["A"][1:]:

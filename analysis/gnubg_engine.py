@@ -225,8 +225,9 @@ def _normalised(mwc: float, game: Game, state: MatchState) -> float:
 
 
 @contextlib.contextmanager
-def _quiet() -> Iterator[None]:
-    """gnubg's commands print to the process's standard output: sent to /dev/null."""
+def quiet() -> Iterator[None]:
+    """What C code prints on the process's standard output (gnubg's commands chat there)
+    sent to /dev/null for the block."""
     sys.stdout.flush()
     saved = os.dup(1)
     with open(os.devnull, "w") as devnull:
@@ -244,7 +245,7 @@ def game_nodes(record: MatchRecord, number: int, plies: int) -> list[Node]:
     analysed and saved."""
     import gnubg
 
-    with _LOCK, tempfile.TemporaryDirectory(prefix="gnubg-") as folder, _quiet():
+    with _LOCK, tempfile.TemporaryDirectory(prefix="gnubg-") as folder, quiet():
         match, saved = Path(folder, "match.mat"), Path(folder, "game.sgf")
         match.write_text(export_mat(record))
         gnubg.command("set threads 1")  # 0 hangs

@@ -67,25 +67,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analysis.engine import Engine, analyse_match
-from analysis.gnubg_engine import BGSAGE_DEEPEST
+from analysis.gnubg_engine import BGSAGE_DEEPEST, quiet
 from analysis.selfplay import Player, human, play_match
 from backgammon.matfile import MatchRecord, export_mat
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@contextlib.contextmanager
-def quiet() -> Iterator[None]:
-    """Send what C code prints on stdout to /dev/null (gnubg's commands chat there)."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    with open(os.devnull, "w") as devnull:
-        os.dup2(devnull.fileno(), 1)
-        try:
-            yield
-        finally:
-            os.dup2(saved, 1)
-            os.close(saved)
 
 
 def gnubg_timer(plies: int) -> Callable[[MatchRecord, str], float]:

@@ -72,7 +72,10 @@ def test_the_benchmarks_members_play_whole_games_and_every_action_is_taken(
             if act.kind != "propose":  # answered with the proposal, not the table
                 answered = response.json()
         card = answered
-    assert card["games"] >= 2 and played["start"] == card["games"]
+    # ``games`` counts the games played to their end; the last action seen may come in
+    # a game still going.
+    going = card["game"] is not None and card["game"]["phase"] != "over"
+    assert card["games"] >= 2 and played["start"] == card["games"] + going
     assert sum(card["scores"].values()) == 0
     # The box doubles, the members double and answer, and the crew consults (H2) and the
     # captain hears it out.

@@ -204,6 +204,9 @@ def test_pl2_a_pinned_checker_is_drawn_under_its_pinner_and_both_play_by_clickin
     version = play_a_turn_by_clicking(pages[second])
     assert seen_within([pages[first]], version, 2.0) < 2.0
     match.refresh_from_db()
-    assert game_of(match)["turn"] == first.username
+    after = game_of(match)
+    # The turn is the first's again, unless that play won the one-point match (a pin of
+    # the first's last checker at home, a checker borne off last: the dice decide).
+    assert after["turn"] == first.username or after["phase"] == "over"
     assert turns_clicked(match) >= clicked
     assert all(page.evaluate(NOT_RELOADED) for page in pages.values())

@@ -289,14 +289,20 @@ def may_double(game: Game, state: MatchState, contract: CubeContract | None = No
     return bool(can_double_match(at.away[0], at.away[1], at.cube_value, at.cube_owner, False))
 
 
+def judged(game: Game) -> None:
+    """Raise ``Unsupported`` unless the engines can judge ``game``: standard backgammon,
+    one cube (a chouette game has its own walk, ``analyse_chouette_game``)."""
+    if game.options.variant != STANDARD or len(game.contracts) != 1:
+        raise Unsupported("only standard backgammon matches and money sessions are analysed")
+
+
 def analyse_game(engine: Judge, game: Game, state: MatchState) -> list[Decision]:
     """Every checker play and cube decision of ``game`` (played in ``state``), in order.
 
     ``move_number`` counts the rolls of the game, the opening roll being 1; a cube
     decision has the number of the roll it comes before.
     """
-    if game.options.variant != STANDARD or len(game.contracts) != 1:
-        raise Unsupported("only standard backgammon matches and money sessions are analysed")
+    judged(game)
     history = game.compact().history
     decisions: list[Decision] = []
     roll_number = 1

@@ -26,7 +26,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +61,7 @@ class Node:
 
     colour: str
     action: str
-    properties: dict[str, list[str]] = field(default_factory=dict)
+    properties: dict[str, list[str]]
 
 
 _PROPERTY = re.compile(r"([A-Z]+)((?:\[(?:[^\]\\]|\\.)*\])+)")

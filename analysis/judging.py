@@ -28,10 +28,9 @@ import analysis.gnubg_engine as gnubg_engine
 import analysis.jobs as jobs
 from analysis.engine_worker import hard_limit
 from analysis.marks import Decision, decision_to_dict
-from backgammon.game import Game, GameOptions
+from backgammon.game import Game
 from backgammon.match import MatchState
-from backgammon.matfile import import_mat
-from backgammon.variants import STANDARD
+from backgammon.matfile import MatchRecord, import_mat
 
 Send = Callable[[str, dict[str, Any], str], None]
 
@@ -105,24 +104,22 @@ def _judged_slice(job: jobs.Job) -> tuple[jobs.Job, list[list[dict[str, Any]]]]:
     if mat is not None:
         job = {**job, "games": jobs.games_of(import_mat(mat)), "mat": None}
     done = list(job["done"])
+    record = gnubg_engine.record_of(job["games"]) if _by_gnubg(job) else None
     while len(done) < len(job["games"]):
         if len(done) > len(job["done"]) and time.monotonic() - started >= jobs.SLICE:
             break
-        done.append([decision_to_dict(d) for d in _judged(job, len(done))])
+        done.append([decision_to_dict(d) for d in _judged(job, len(done), record)])
     return job, done
 
 
 def _by_gnubg(job: jobs.Job) -> bool:
     """A match's game deeper than 0-ply is gnubg's, and a money session's without
-    beavers. A chouette game has a cube a member, which gnubg does not
-    know; with beavers, gnubg's double/take is not bgsage's (docs/analysis.md, "Depth
-    and engine")."""
+    beavers. A chouette game has a cube a member, which gnubg does not know; with
+    beavers, gnubg's double/take is not bgsage's (docs/analysis.md, "Depth and
+    engine")."""
     if job["chouette"] or job["plies"] <= gnubg_engine.BGSAGE_DEEPEST:
         return False
-    first = job["games"][0]
-    if GameOptions.from_dict(first["game"]["options"]).variant != STANDARD:
-        return False  # bgsage's walk refuses it, saying why
-    return not MatchState.from_dict(first["state"]).options.beavers
+    return not MatchState.from_dict(job["games"][0]["state"]).options.beavers
 
 
 def _engine_name(job: jobs.Job) -> str:
@@ -131,20 +128,20 @@ def _engine_name(job: jobs.Job) -> str:
     return f"{judge.ENGINE} {judge.ENGINE_VERSION}"
 
 
-def _judged(job: jobs.Job, number: int) -> list[Decision]:
-    """The decisions of the job's game ``number`` (from 0)."""
-    if _by_gnubg(job):
-        played = job["games"][number]
-        record = gnubg_engine.record_of(job["games"])
+def _judged(job: jobs.Job, number: int, record: MatchRecord | None) -> list[Decision]:
+    """The decisions of the job's game ``number`` (from 0): gnubg's, of the match
+    ``record`` when there is one (``_by_gnubg``), else bgsage's."""
+    played = job["games"][number]
+    game = Game.from_dict(played["game"])
+    if record is not None:
+        judge.judged(game)  # before gnubg reads a file it cannot judge
         return judge.analyse_game(
             gnubg_engine.judge_of(record, number, job["plies"], job["deadline"]),
-            Game.from_dict(played["game"]),
+            game,
             MatchState.from_dict(played["state"]),
         )
     with judge.engine_at(job["plies"]).until(job["deadline"]) as engine:
         engine.in_time()
-        played = job["games"][number]
-        game = Game.from_dict(played["game"])
         if job["chouette"]:
             return judge.analyse_chouette_game(
                 engine, Game.start(game.options, game.opening), game.compact().history

@@ -175,9 +175,11 @@ def _concrete(model: type[Model], name: str) -> Field[Any, Any]:
 # builds' limit, which Django assumes of every SQLite.
 MOST_PARAMETERS = 999
 
-# Each statement ``row_update`` and ``rows_insert`` wrote, by the database's vendor, the
-# model and the names (or the number of rows): written once, read by every thread.
+# Each statement ``row_update`` wrote (with its fields) and each ``values_insert`` wrote,
+# by the database's vendor, the model and the names (and the number of rows): written
+# once, read by every thread.
 _statements: dict[tuple[Any, ...], tuple[str, tuple[Any, ...], tuple[Any, ...]]] = {}
+_inserts: dict[tuple[Any, ...], str] = {}
 
 
 def _update_sql(
@@ -230,9 +232,9 @@ def _insert_sql(
     parameters, a statement psycopg converts once); elsewhere, a row's values after
     another."""
     unnest = connection.vendor == "postgresql" and count > 1
-    key = ("insert", connection.vendor, model, names, "unnest" if unnest else count)
-    found = _statements.get(key)
-    if found is None:
+    key = (connection.vendor, model, names, "unnest" if unnest else count)
+    sql = _inserts.get(key)
+    if sql is None:
         fields = tuple(_concrete(model, name) for name in names)
         if unnest:
             arrays = ", ".join(f"(%s)::{_array_type(connection, field)}[]" for field in fields)
@@ -240,13 +242,12 @@ def _insert_sql(
         else:
             row = "({})".format(", ".join(["%s"] * len(fields)))
             rows = "VALUES " + ", ".join([row] * count)
-        sql = "INSERT INTO {table} ({columns}) {rows}".format(
+        sql = _inserts[key] = "INSERT INTO {table} ({columns}) {rows}".format(
             table=_quote(connection, model._meta.db_table),
             columns=", ".join(_quote(connection, field.column) for field in fields),
             rows=rows,
         )
-        found = _statements[key] = (sql, fields, ())
-    return str(found[0])
+    return sql
 
 
 def values_insert(

@@ -67,7 +67,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analysis.engine import Engine, analyse_match
-from analysis.gnubg_engine import BGSAGE_DEEPEST, quiet
+from analysis.gnubg_engine import BGSAGE_DEEPEST, configure, quiet
 from analysis.selfplay import Player, human, play_match
 from backgammon.matfile import MatchRecord, export_mat
 
@@ -78,9 +78,7 @@ def gnubg_timer(plies: int) -> Callable[[MatchRecord, str], float]:
     import gnubg
 
     with quiet():
-        gnubg.command("set threads 1")  # 0 hangs
-        for part in ("chequerplay", "cubedecision"):
-            gnubg.command(f"set analysis {part} evaluation plies {plies}")
+        configure(plies)  # as the service sets it
 
     def run(record: MatchRecord, path: str) -> float:
         with quiet():

@@ -156,7 +156,7 @@ class MatchImportView(APIView):
     parser_classes = [MultiPartParser]
     raises = (Invalid, Forbidden)
 
-    @extend_schema(request=MatchImportInput, responses={202: ImportedMatchOutput})
+    @extend_schema(request=MatchImportInput, responses={201: ImportedMatchOutput})
     def post(self, request: Request) -> Response:
         given = MatchImportInput(data=request.data)
         given.is_valid(raise_exception=True)
@@ -168,7 +168,7 @@ class MatchImportView(APIView):
         )
         return Response(
             ImportedMatchOutput(selectors.imported_detail(imported)).data,
-            status=status.HTTP_202_ACCEPTED,
+            status=status.HTTP_201_CREATED,
         )
 
 

@@ -154,7 +154,7 @@ def _plays_in(match: Match, user: User) -> bool:
 def imported_match_create(
     *, user: User, text: str, player_1: str | None = None, player_2: str | None = None
 ) -> ImportedMatch:
-    """Store a match played elsewhere (a ``.mat`` file's ``text``) and queue its analysis.
+    """Store a match played elsewhere (a ``.mat`` file's ``text``) and start its analysis.
 
     Each of the file's players is the member ``player_1``/``player_2`` names, else the
     member whose username is the name in the file (letter case aside), else a guest.
@@ -191,7 +191,7 @@ def imported_match_create(
             games=len(record.games),
             played_on=record.event_date,
         )
-        _queue_new(MatchAnalysis(imported=imported))
+        _start_at_once(imported, record)
     return imported
 
 
@@ -348,21 +348,66 @@ def analysis_start(*, analysis_id: int, plies: int) -> jobs.Job | None:
         analysis = _locked_analysis(analysis_id)
         if analysis is None or analysis.status != MatchAnalysis.Status.QUEUED:
             return None
-        analysis.status = MatchAnalysis.Status.RUNNING
-        analysis.attempts += 1
-        analysis.started_at = timezone.now()
-        analysis.progress = 0.0
-        analysis.version = NEXT_VERSION
-        analysis.save(update_fields=["status", "attempts", "started_at", "progress", "version"])
+        _mark_running(analysis)
         analysed = selectors.analysed_match(analysis)
+    return _job(analysis, analysed, plies, selectors.analysed_games(analysed), analysed.mat)
+
+
+def judge_send(job: jobs.Job) -> None:
+    """Hand ``job`` to the engine worker, behind what waits on its queue."""
+    current_app.send_task(jobs.JUDGE, kwargs={"job": job}, queue=job["queue"], ignore_result=True)
+
+
+def _start_at_once(imported: ImportedMatch, record: MatchRecord) -> None:
+    """Start the analysis of an uploaded match in the request that read it (``record``):
+    its first run's job, carrying the games read, goes to the engine worker once the
+    transaction commits, without the Django worker's start and without a second read of
+    the file (docs/analysis.md, "Imported matches")."""
+    now = timezone.now()
+    analysis = MatchAnalysis.objects.create(
+        imported=imported,
+        status=MatchAnalysis.Status.RUNNING,
+        attempts=1,
+        queued_at=now,
+        started_at=now,
+    )
+    job = _job(
+        analysis,
+        selectors.analysed_match(analysis),
+        settings.ANALYSIS_PLIES,
+        jobs.games_of(record),
+        mat=None,
+    )
+    transaction.on_commit(lambda: judge_send(job), robust=True)
+
+
+def _mark_running(analysis: MatchAnalysis) -> None:
+    """The run of the locked ``analysis`` starts: counted, its progress at 0."""
+    analysis.status = MatchAnalysis.Status.RUNNING
+    analysis.attempts += 1
+    analysis.started_at = timezone.now()
+    analysis.progress = 0.0
+    analysis.version = NEXT_VERSION
+    analysis.save(update_fields=["status", "attempts", "started_at", "progress", "version"])
+
+
+def _job(
+    analysis: MatchAnalysis,
+    analysed: selectors.Analysed,
+    plies: int,
+    games: list[dict[str, Any]],
+    mat: str | None,
+) -> jobs.Job:
+    """The job of the run just started of ``analysis``: ``games`` to judge, or an
+    imported match's file ``mat`` for the engine worker to read."""
     deadline = time.time() + settings.ANALYSIS_TIME_LIMIT
     return {
-        "analysis_id": analysis_id,
+        "analysis_id": analysis.pk,
         "attempt": analysis.attempts,
         "plies": plies,
         "chouette": analysed.chouette_game is not None,
-        "games": selectors.analysed_games(analysed),
-        "mat": analysed.mat,
+        "games": games,
+        "mat": mat,
         "done": [],
         "seats": [
             {

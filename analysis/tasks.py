@@ -5,7 +5,7 @@ messages of ``analysis.jobs``, by task name."""
 
 from typing import Any
 
-from celery import current_app, shared_task
+from celery import shared_task
 from django.conf import settings
 
 from analysis import jobs, services
@@ -17,9 +17,7 @@ def analyse(analysis_id: int) -> None:
     engine worker."""
     job = services.analysis_start(analysis_id=analysis_id, plies=settings.ANALYSIS_PLIES)
     if job is not None:
-        current_app.send_task(
-            jobs.JUDGE, kwargs={"job": job}, queue=job["queue"], ignore_result=True
-        )
+        services.judge_send(job)
 
 
 @shared_task(name=jobs.PROGRESS, ignore_result=True)

@@ -18,15 +18,17 @@ service as a whole:
 - bgsage: ``analysis.engine.analyse_match``, every checker play and cube decision, the
   module the club's worker runs;
 - the service's whole path: the match uploaded as a ``.mat`` (``imported_match_create``,
-  which queues its analysis), the real Django worker starting the run, the real engine
-  worker (``analysis.engine_worker``, a slice of games a task) judging it (with bgsage;
-  deeper than 1-ply with gnubg, as the service does: analysis/gnubg_engine.py, and its
-  bare call is then gnubg's), the Django worker
+  which reads it and starts its analysis, the games read sent to the engine worker),
+  the real engine worker (``analysis.engine_worker``, a slice of games a task) judging
+  it (with bgsage; deeper than 0-ply with gnubg, as the service does:
+  analysis/gnubg_engine.py, and its bare call is then gnubg's), the real Django worker
   storing it, and the per-player figures read as the API answers them; both workers the
   commands ``make run`` starts (``runclub``'s), on SQLite and the filesystem broker in a
   temporary ``VAR_DIR`` (or on the broker ``CELERY_BROKER_URL`` names), warmed up by
-  one match first. Timed from the upload to the figures (wall clock), and the CPU the
-  two workers and this process spent meanwhile.
+  one match first. Timed (wall clock) from the upload to the figures, and from the
+  analysis queued (the upload committed) to the figures: the path the issue names
+  (queue, analyse, store, figures); and the CPU the two workers and this process spent
+  meanwhile.
 
 Plies are GNU Backgammon's numbering (0: the network alone); bgsage and eXtreme Gammon
 call the same depths 1-ply, 2-ply, 3-ply. The bare calls' times are the process's CPU
@@ -393,10 +395,12 @@ def workers(plies: int) -> Iterator[tuple[int, ...]]:
 def path_timer(
     plies: int, warm_up: MatchRecord
 ) -> Iterator[Callable[[MatchRecord], tuple[float, ...]]]:
-    """Each match through the service's whole path: wall seconds, then the CPU seconds of
-    the Django worker, the engine worker and this process (the upload, the waiting, the
-    figures read); the workers' first task (which loads what they need) on ``warm_up``,
-    not timed."""
+    """Each match through the service's whole path: wall seconds from the upload, and
+    from its analysis queued (the upload committed, its run's job sent: the path the
+    issue names, queue, analyse, store, figures), then the CPU seconds of the Django
+    worker, the engine worker and this process (the upload, the waiting, the figures
+    read); the workers' first task (which loads what they need) on ``warm_up``, not
+    timed."""
     from django.contrib.auth.models import User
 
     from analysis import selectors, services
@@ -412,20 +416,22 @@ def path_timer(
             cpu = [_cpu(pid) for pid in pids] + [time.process_time()]
             started = time.perf_counter()
             imported = services.imported_match_create(user=staff, text=export_mat(record))
+            queued = time.perf_counter()  # committed: the run's job sent
             while True:
                 analysis = MatchAnalysis.objects.get(imported=imported)
                 if analysis.status in ("done", "failed"):
                     break
-                # Every 10 ms, then less often: a long run's polls would take the CPU
+                # Every 2 ms, then less often: a long run's polls would take the CPU
                 # the engine worker, in the idle scheduling class, leaves to others.
-                time.sleep(min(0.1, 0.01 + (time.perf_counter() - started) / 100))
+                time.sleep(min(0.1, 0.002 + (time.perf_counter() - started) / 100))
             assert analysis.status == "done", analysis.error
             assert analysis.plies == plies
             detail = selectors.analysis_detail(analysis)
             assert [p["decisions"] for p in detail["players"]]
-            wall = time.perf_counter() - started
+            ended = time.perf_counter()
             after = [_cpu(pid) for pid in pids] + [time.process_time()]
-            return (wall, *(b - a for a, b in zip(cpu, after, strict=True)))
+            used = (b - a for a, b in zip(cpu, after, strict=True))
+            return (ended - started, ended - queued, *used)
 
         run(warm_up)
         yield run
@@ -531,10 +537,11 @@ def main() -> None:
             for label, values in (
                 (f"{serving(plies)} CPU", bare[plies]),
                 ("path wall", [m[0] for m in measured]),
-                ("path CPU", [sum(m[1:]) for m in measured]),
-                ("  Django w.", [m[1] for m in measured]),
-                ("  engine w.", [m[2] for m in measured]),
-                ("  web side", [m[3] for m in measured]),
+                ("from queue", [m[1] for m in measured]),
+                ("path CPU", [sum(m[2:]) for m in measured]),
+                ("  Django w.", [m[2] for m in measured]),
+                ("  engine w.", [m[3] for m in measured]),
+                ("  web side", [m[4] for m in measured]),
             ):
                 mean = sum(values) / len(values)
                 cells = " ".join(f"{v:9.3f}" for v in values)

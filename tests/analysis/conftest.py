@@ -6,6 +6,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from analysis import services
 from analysis.engine import Engine
+from analysis.jobs import Job
 from analysis.selfplay import Player, human, play_match
 from backgammon.matfile import export_mat
 from tests.matches.conftest import alice, bob, carol
@@ -20,12 +21,27 @@ def mat_text():
     return export_mat(record)
 
 
+class Sent(list[int]):
+    """The ids of the analyses sent to a worker, in order: queued for the Django
+    worker's start, or, an upload's, started and sent to the engine worker (its job in
+    ``jobs``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.jobs: dict[int, Job] = {}
+
+    def job(self, job: Job) -> None:
+        self.append(job["analysis_id"])
+        self.jobs[job["analysis_id"]] = job
+
+
 @pytest.fixture
 def sent(monkeypatch):
-    """The ids of the analyses sent to the worker (none is sent)."""
-    ids = []
-    monkeypatch.setattr(services, "_send", ids.append)
-    return ids
+    """What the services send to the workers (nothing is sent)."""
+    found = Sent()
+    monkeypatch.setattr(services, "_send", found.append)
+    monkeypatch.setattr(services, "judge_send", found.job)
+    return found
 
 
 def mat_file(text: str | bytes) -> SimpleUploadedFile:

@@ -18,9 +18,11 @@ def deliver(name: str, kwargs: dict[str, Any], queue: str | None = None) -> None
         )
 
 
-def analyse_now(analysis: MatchAnalysis, plies: int = 0) -> str:
-    """Run the queued ``analysis`` at ``plies`` to its end; the status it is left in."""
-    job = services.analysis_start(analysis_id=analysis.pk, plies=plies)
+def analyse_now(analysis: MatchAnalysis, plies: int = 0, job: jobs.Job | None = None) -> str:
+    """Run ``analysis`` to its end: its run ``job`` (started already: an upload's), else
+    its queued run started at ``plies``; the status it is left in."""
+    if job is None:
+        job = services.analysis_start(analysis_id=analysis.pk, plies=plies)
     if job is not None:
         deliver(jobs.JUDGE, {"job": job})
     analysis.refresh_from_db()

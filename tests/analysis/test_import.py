@@ -27,17 +27,18 @@ def test_a_player_imports_a_match_and_it_is_analysed(
     ratings = (alice.rating, bob.rating)
     with django_capture_on_commit_callbacks(execute=True):
         answer = upload(api.as_user(alice.user), mat_text)
-    assert answer.status_code == 202, answer.json()
+    assert answer.status_code == 201, answer.json()
     body = answer.json()
     assert body["length"] == 3 and body["games"] == 3
     assert body["players"] == [
         {"name": "alice", "username": "alice"},
         {"name": "bob", "username": "bob"},
     ]
-    assert body["analysis"]["status"] == "queued"
+    # Started by the upload itself: its job went to the engine worker, the games read.
+    assert body["analysis"]["status"] == "running"
     analysis = MatchAnalysis.objects.get(imported_id=body["id"])
     assert sent == [analysis.pk]
-    assert analyse_now(analysis) == "done"
+    assert analyse_now(analysis, job=sent.jobs[analysis.pk]) == "done"
     read = api.as_user(bob.user).get(f"{URL}{body['id']}/analysis/").json()
     assert read["status"] == "done" and read["progress"] == 1.0
     assert [p["username"] for p in read["players"]] == ["alice", "bob"]
@@ -58,13 +59,13 @@ def test_names_that_are_no_members_are_guests_or_mapped(
     text = text.replace(" alice : ", " Alice Smith : ").replace(" bob : ", " Zed : ")
     with django_capture_on_commit_callbacks(execute=True):
         answer = upload(api.as_user(alice.user), text, player_1="alice")
-    assert answer.status_code == 202, answer.json()
+    assert answer.status_code == 201, answer.json()
     assert answer.json()["players"] == [
         {"name": "Alice Smith", "username": "alice"},
         {"name": "Zed", "username": None},
     ]
     analysis = MatchAnalysis.objects.get(imported_id=answer.json()["id"])
-    analyse_now(analysis)
+    analyse_now(analysis, job=sent.jobs[analysis.pk])
     guest = analysis.players.get(side=1)
     assert guest.username == "Zed" and guest.player is None
 
@@ -72,7 +73,7 @@ def test_names_that_are_no_members_are_guests_or_mapped(
 def test_staff_may_import_a_match_of_guests(api, staff, mat_text, sent):
     text = mat_text.replace('"alice"', '"Xena"').replace('"bob"', '"Yuri"')
     answer = upload(api.as_user(staff.user), text)
-    assert answer.status_code == 202
+    assert answer.status_code == 201
     assert [p["username"] for p in answer.json()["players"]] == [None, None]
 
 
@@ -158,10 +159,10 @@ def test_an_unknown_import_is_not_found(api, alice):
 
 @pytest.fixture
 def imported(api, alice, bob, mat_text, sent, django_capture_on_commit_callbacks):
-    """alice's upload of her match with bob, its analysis queued (its task sent)."""
+    """alice's upload of her match with bob, its analysis running (its job sent)."""
     with django_capture_on_commit_callbacks(execute=True):
         answer = upload(api.as_user(alice.user), mat_text)
-    assert answer.status_code == 202
+    assert answer.status_code == 201
     return ImportedMatch.objects.get(pk=answer.json()["id"])
 
 
@@ -211,8 +212,8 @@ def test_staff_may_ask_again_a_stranger_may_not(
         assert answer.status_code == 403 and answer.json()["error"] == "forbidden"
         assert "uploaded" in answer.json()["detail"]
     answer = ask_again(api.as_user(staff.user), imported, django_capture_on_commit_callbacks)
-    assert answer.status_code == 202 and answer.json()["status"] == "queued"
-    assert len(sent) == 1  # queued already: not sent again
+    assert answer.status_code == 202 and answer.json()["status"] == "running"
+    assert len(sent) == 1  # on its way already: not sent again
 
 
 def test_asking_for_an_unknown_import_is_not_found(api, alice, sent):

@@ -4,9 +4,11 @@ region that shows it on the match page's summary and the review page says where 
 stands in the players' words (docs/analysis.md, "Progress, live")."""
 
 import pytest
+from django.test import TestCase
 
 from analysis import jobs, judging, services
 from analysis.models import MatchAnalysis, PlayerFigures
+from backgammon.matfile import import_mat
 from matches.demo import play_on
 from tests.analysis.running import analyse_now
 from tests.matches.conftest import start
@@ -204,9 +206,7 @@ def test_a_game_judged_reports_progress_once_a_second_at_most(
     """A run whose slice ends after a game (``jobs.SLICE``) reports no progress if it did
     less than ``jobs.PROGRESS_EVERY`` ago, else once, the next job carrying when."""
     monkeypatch.setattr(jobs, "SLICE", 0.0)
-    imported = services.imported_match_create(user=alice.user, text=mat_text)
-    job = services.analysis_start(analysis_id=imported.analysis.pk, plies=0)
-    assert job is not None and (job["mat"], job["games"]) == (mat_text, [])
+    job = uploads_job(alice, mat_text, sent)
     job["reported_at"] -= last_report_ago
     messages = []
     judging.judge_next(job, lambda name, kwargs, queue: messages.append((name, kwargs)))
@@ -220,16 +220,48 @@ def test_a_game_judged_reports_progress_once_a_second_at_most(
 def test_a_short_run_is_judged_in_one_task(mat_text, alice, sent, monkeypatch):
     """Games a task until ``jobs.SLICE`` has passed: a 3-game match at 0-ply is one task,
     which sends the numbers; a slice spent after the first game queues the rest."""
-    imported = services.imported_match_create(user=alice.user, text=mat_text)
-    job = services.analysis_start(analysis_id=imported.analysis.pk, plies=0)
-    assert job is not None and (job["mat"], job["games"]) == (mat_text, [])
+    job = uploads_job(alice, mat_text, sent)
     messages = []
     judging.judge_next(job, lambda name, kwargs, queue: messages.append((name, kwargs)))
     assert [name for name, _ in messages] == [jobs.STORE]
-    assert len(messages[0][1]["games"]) == 3  # the file's games, read by the engine's task
+    assert len(messages[0][1]["games"]) == 3
     clock = iter([0.0, 0.0, 1.0])  # the slice's start, the first game's end, the second's
     monkeypatch.setattr(judging.time, "monotonic", lambda: next(clock, 1.0))
     messages.clear()
     judging.judge_next(job, lambda name, kwargs, queue: messages.append((name, kwargs)))
     assert [name for name, _ in messages][-1] == jobs.JUDGE
     assert len(messages[-1][1]["job"]["done"]) == 2
+
+
+def test_an_upload_starts_its_run_with_the_games_its_request_read(mat_text, alice, sent):
+    """The upload's request sends the run's job straight to the engine worker, the games
+    it read in it: no start by the Django worker, no second read of the file."""
+    job = uploads_job(alice, mat_text, sent)
+    analysis = MatchAnalysis.objects.get(pk=job["analysis_id"])
+    assert (analysis.status, analysis.attempts, job["attempt"]) == ("running", 1, 1)
+    assert sent == [analysis.pk] and job["mat"] is None
+    assert job["games"] == jobs.games_of(import_mat(mat_text))
+    assert [seat["username"] for seat in job["seats"]] == ["alice", "bob"]
+    assert analyse_now(analysis, job=job) == "done"
+
+
+def test_an_import_asked_for_again_is_read_by_the_engine_worker(mat_text, alice, sent):
+    """A run started by the Django worker (an import asked for again, or a second start)
+    carries the file, which the engine's first task reads (the Django worker does not)."""
+    job = uploads_job(alice, mat_text, sent)
+    imported = MatchAnalysis.objects.get(pk=job["analysis_id"]).imported
+    services.analysis_fail(analysis_id=job["analysis_id"], message="The engine failed: boom")
+    services.imported_analysis_request(import_id=imported.pk, user=alice.user)
+    again = services.analysis_start(analysis_id=job["analysis_id"], plies=0)
+    assert again is not None and (again["mat"], again["games"]) == (mat_text, [])
+    messages = []
+    judging.judge_next(again, lambda name, kwargs, queue: messages.append((name, kwargs)))
+    assert [name for name, _ in messages] == [jobs.STORE]
+    assert len(messages[0][1]["games"]) == 3  # the file's games, read by the engine's task
+
+
+def uploads_job(alice, mat_text, sent):
+    """alice uploads her match with bob: the job her request sent to the engine worker."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        imported = services.imported_match_create(user=alice.user, text=mat_text)
+    return sent.jobs[imported.analysis.pk]

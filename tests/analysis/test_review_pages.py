@@ -31,19 +31,23 @@ def without_inline_code(html):
 # The upload page and an imported match's review ---------------------------------------
 
 
-def test_a_member_uploads_a_match_and_reviews_it(client, api, alice, bob, mat_text, sent):
+def test_a_member_uploads_a_match_and_reviews_it(
+    client, api, alice, bob, mat_text, sent, django_capture_on_commit_callbacks
+):
     client.force_login(alice.user)
     form = client.get("/play/import/")
     assert form.status_code == 200 and 'enctype="multipart/form-data"' in form.content.decode()
-    answer = upload(client, mat_text)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = upload(client, mat_text)
     imported = ImportedMatch.objects.get()
     assert answer.status_code == 302
     assert answer["Location"] == f"/play/imported/{imported.pk}/review/"
     analysis = MatchAnalysis.objects.get(imported=imported)
     waiting = client.get(answer["Location"]).content.decode()
-    assert "Analysis queued" in waiting and f'data-live-topic="analysis:{analysis.pk}"' in waiting
+    assert "Analysis running: 0%" in waiting
+    assert f'data-live-topic="analysis:{analysis.pk}"' in waiting
     assert "analysis/progress.js" in waiting and without_inline_code(waiting)
-    assert analyse_now(analysis) == "done"
+    assert analyse_now(analysis, job=sent.jobs[analysis.pk]) == "done"
     body = api.as_user(bob.user).get(f"/api/matches/import/{imported.pk}/analysis/").json()
     decisions = [d for g in body["games"] for d in g["decisions"]]
     client.force_login(bob.user)
@@ -54,7 +58,7 @@ def test_a_member_uploads_a_match_and_reviews_it(client, api, alice, bob, mat_te
         assert ("mark-blunder" in classes) == (decision["mark"] == "blunder")
     assert [int(n) for n in re.findall(r'id="game-(\d+)"', html)] == [1, 2, 3]
     assert f'<dd class="played">{decisions[0]["played"]}</dd>' in html
-    assert "analysis/review.js" in html and "Analysis queued" not in html
+    assert "analysis/review.js" in html and "Analysis running" not in html
     assert without_inline_code(html)
 
 
@@ -151,13 +155,16 @@ def test_a_chouette_not_played_online_has_no_review(client, members, open_chouet
 # The player page's links ----------------------------------------------------------------
 
 
-def test_the_player_page_links_each_game_analysed_to_its_review(client, alice, bob, mat_text, sent):
+def test_the_player_page_links_each_game_analysed_to_its_review(
+    client, alice, bob, mat_text, sent, django_capture_on_commit_callbacks
+):
     client.force_login(alice.user)
-    upload(client, mat_text)
+    with django_capture_on_commit_callbacks(execute=True):
+        upload(client, mat_text)
     imported = ImportedMatch.objects.get()
     analysis = MatchAnalysis.objects.get(imported=imported)
     page = client.get("/players/alice/").content.decode()
     assert 'href="/play/import/"' in page and "/review/" not in page
-    analyse_now(analysis)
+    analyse_now(analysis, job=sent.jobs[analysis.pk])
     page = client.get("/players/alice/").content.decode()
     assert f'href="/play/imported/{imported.pk}/review/"' in page

@@ -86,11 +86,12 @@ def test_the_match_page_follows_the_analysis_to_its_end(page, finished, screensh
     expect(page.locator(".review-position")).to_contain_text("1 / ")
 
 
-def failed_then_asked_again(page, analysis):
-    """The page's progress region says the analysis failed, and why, as soon as it does;
-    its "Analyse again" queues it again, and the region says so."""
+def failed_then_asked_again(page, analysis, waiting="Analysis queued"):
+    """The page's progress region says the analysis is ``waiting``, then that it failed,
+    and why, as soon as it does; its "Analyse again" queues it again, and the region
+    says so."""
     region = page.locator("[data-analysis-region]")
-    expect(region).to_contain_text("Analysis queued")
+    expect(region).to_contain_text(waiting)
     services.analysis_fail(analysis_id=analysis.pk, message="The engine failed: boom")
     expect(region).to_contain_text("The analysis failed: The engine failed: boom", timeout=LIVE)
     region.get_by_role("button", name="Analyse again").click()
@@ -107,24 +108,28 @@ def test_a_failed_analysis_is_asked_for_again_from_the_match_page(page, finished
 
 
 def alices_upload(make_player, monkeypatch, *, length, seed):
-    """A match of ``length`` points between alice and bob that alice uploads, and its
-    analysis, queued (no worker takes it: the test runs it)."""
+    """A match of ``length`` points between alice and bob that alice uploads, its
+    analysis, started by the upload, and the job sent for it (no worker takes it: the
+    test runs it)."""
     monkeypatch.setattr(services, "_send", lambda analysis_id: None)
+    sent = []
+    monkeypatch.setattr(services, "judge_send", sent.append)
     alice, _bob = make_player("alice"), make_player("bob")
     record = play_match(Engine(0), (Player("alice", human), Player("bob", human)), length, seed)
     imported = services.imported_match_create(user=alice.user, text=export_mat(record))
-    return imported, MatchAnalysis.objects.get(imported=imported)
+    (job,) = sent
+    return imported, MatchAnalysis.objects.get(imported=imported), job
 
 
 def test_an_imported_matchs_review_comes_when_done_and_steps_with_the_keyboard(
     page, make_player, monkeypatch
 ):
-    imported, analysis = alices_upload(make_player, monkeypatch, length=3, seed=4)
+    imported, analysis, job = alices_upload(make_player, monkeypatch, length=3, seed=4)
     log_in(page, "bob")
     page.goto(f"/play/imported/{imported.pk}/review/")
-    expect(page.locator("[data-analysis-region]")).to_contain_text("Analysis queued")
+    expect(page.locator("[data-analysis-region]")).to_contain_text("Analysis running: 0%")
     # Done while the page is open: it shows the decisions by itself.
-    assert analyse_now(analysis) == "done"
+    assert analyse_now(analysis, job=job) == "done"
     count = analysis.decisions.count()
     position = page.locator(".review-position")
     expect(position).to_have_text(f"1 / {count}", timeout=LIVE)
@@ -146,7 +151,7 @@ def test_an_imported_matchs_review_comes_when_done_and_steps_with_the_keyboard(
 def test_a_failed_imports_analysis_is_asked_for_again_from_its_review(
     page, make_player, monkeypatch
 ):
-    imported, analysis = alices_upload(make_player, monkeypatch, length=1, seed=2)
+    imported, analysis, _job = alices_upload(make_player, monkeypatch, length=1, seed=2)
     log_in(page, "alice")
     page.goto(f"/play/imported/{imported.pk}/review/")
-    failed_then_asked_again(page, analysis)
+    failed_then_asked_again(page, analysis, waiting="Analysis running: 0%")

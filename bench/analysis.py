@@ -402,6 +402,7 @@ def path_timer(
     read); the workers' first task (which loads what they need) on ``warm_up``, not
     timed."""
     from django.contrib.auth.models import User
+    from django.test import override_settings
 
     from analysis import selectors, services
     from analysis.models import MatchAnalysis
@@ -410,7 +411,7 @@ def path_timer(
         "bench", is_staff=True
     )
 
-    with workers(plies) as pids:
+    with workers(plies) as pids, override_settings(ANALYSIS_PLIES=plies):  # the upload's too
 
         def run(record: MatchRecord) -> tuple[float, ...]:
             cpu = [_cpu(pid) for pid in pids] + [time.process_time()]

@@ -277,6 +277,20 @@ def renice(pids: list[int], nice: int) -> None:
             os.setpriority(os.PRIO_PROCESS, int(thread.name), nice)
 
 
+def into_cpu_group(pids: list[int], shares: int) -> None:
+    """Every thread of these processes in a CPU cgroup of ``shares`` (cgroup v1's cpu
+    controller, what compose's ``cpu_shares`` sets for a container; root only). Threads
+    made later join their maker's group."""
+    group = Path("/sys/fs/cgroup/cpu/bench-analysis")
+    if not group.parent.is_dir():
+        raise SystemExit("--analysis-cpu-shares needs cgroup v1's cpu controller")
+    group.mkdir(exist_ok=True)
+    (group / "cpu.shares").write_text(str(shares))
+    for pid in pids:
+        for thread in Path(f"/proc/{pid}/task").iterdir():
+            (group / "tasks").write_text(thread.name)
+
+
 def beside_web(args: argparse.Namespace) -> None:
     """The web's peak with the analysis worker idle, then busy, side by side."""
     from dataclasses import replace
@@ -309,13 +323,15 @@ def beside_web(args: argparse.Namespace) -> None:
     print(
         f"Load: {plan.games} games at once, each side acting every 1-3 s, followed by streams, "
         f"{plan.peak_s:.0f} s a part; analyses at {plies}-ply (worker at nice "
-        f"{args.analysis_nice}), {args.waiting} kept waiting, {args.matches} matches "
-        "uploaded in turn"
+        f"{args.analysis_nice}, CPU shares {args.analysis_cpu_shares or 'as started'}), "
+        f"{args.waiting} kept waiting, {args.matches} matches uploaded in turn"
     )
     started = datetime.now(UTC)  # the database may hold an earlier run's analyses
     with play.service(env, var_dir) as children:
         if args.analysis_nice:
             renice(play._tree(children["analysis"].pid), args.analysis_nice)
+        if args.analysis_cpu_shares:
+            into_cpu_group(play._tree(children["analysis"].pid), args.analysis_cpu_shares)
         log = var_dir / "web.log"
         parts = []
         for _ in range(args.rounds):
@@ -467,6 +483,12 @@ def main() -> None:
         type=int,
         default=0,
         help="run the analysis worker at this nice value (default 0: as runclub starts it)",
+    )
+    web.add_argument(
+        "--analysis-cpu-shares",
+        type=int,
+        default=0,
+        help="run the analysis worker in a CPU cgroup of these shares (compose's cpu_shares)",
     )
     web.add_argument(
         "--rounds", type=int, default=1, help="idle then busy, this many times (default 1)"

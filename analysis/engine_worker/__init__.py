@@ -69,6 +69,22 @@ def _freeze_what_the_worker_loaded(**_: object) -> None:
     gc.freeze()
 
 
+def give_way_as_a_group() -> None:
+    """The scheduling group of this process at Linux's lowest weight (an autogroup's
+    nice 19), when the group is its own: a process that leads its session, as runclub's
+    supervisor starts each of its services. The engine's games already run in the idle
+    class (``analysis.judging``), but a class counts only inside the group: against the
+    web's and the database's groups, the engine's took an equal share, and the web's
+    p99 rose twice as much while analyses ran (docs/analysis.md, "The web while analyses
+    run"). Started from a shell, the session is the shell's and is left alone; without
+    autogroups (another kernel, a cgroup's processes) nothing changes: compose gives the
+    container a low ``cpu_shares`` instead."""
+    if os.getsid(0) != os.getpid():
+        return
+    with contextlib.suppress(OSError), open("/proc/self/autogroup", "w") as group:
+        group.write("19")
+
+
 @contextlib.contextmanager
 def hard_limit(seconds: float) -> Iterator[None]:
     """The process ends after ``seconds`` (more than 0) if the block has not: SIGALRM at its default

@@ -7,7 +7,7 @@ import sys
 
 from celery.utils.nodenames import host_format
 
-from analysis.engine_worker import app
+from analysis.engine_worker import app, give_way_as_a_group
 
 parser = argparse.ArgumentParser(prog="python -m analysis.engine_worker")
 parser.add_argument("--queues", required=True, help="comma-separated, as Celery's")
@@ -16,6 +16,7 @@ parser.add_argument("--loglevel", default="INFO")
 parser.add_argument("--pool", default="solo")
 parser.add_argument("--concurrency", type=int, default=1)
 options = parser.parse_args()
+give_way_as_a_group()
 worker = app.Worker(
     hostname=host_format(options.hostname),
     queues=options.queues.split(","),

@@ -71,3 +71,30 @@ def test_the_engine_worker_loads_no_django(settings):
         cwd=settings.BASE_DIR,
     ).stdout.splitlines()
     assert out == ["[]", "['analysis.judge_game', 'analysis.robot_move']"]
+
+
+def autogroup_nice() -> str:
+    with open("/proc/self/autogroup") as group:
+        return group.read().split()[-1]
+
+
+@pytest.mark.parametrize("own_session", [True, False])
+def test_the_engine_worker_gives_way_as_a_group_of_its_own(settings, own_session):
+    """Started in a session of its own (as runclub's supervisor starts it), the engine
+    worker puts its scheduling group at the lowest weight; started from another's
+    session (a shell's, here the test's), it leaves that group alone."""
+    nice = "19" if own_session else autogroup_nice()
+    code = (
+        "from analysis.engine_worker import give_way_as_a_group\n"
+        "give_way_as_a_group()\n"
+        "print(open('/proc/self/autogroup').read().split()[-1])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=settings.BASE_DIR,
+        start_new_session=own_session,
+    ).stdout
+    assert out.strip() == nice

@@ -348,9 +348,15 @@ def analysis_start(*, analysis_id: int, plies: int) -> jobs.Job | None:
         analysis = _locked_analysis(analysis_id)
         if analysis is None or analysis.status != MatchAnalysis.Status.QUEUED:
             return None
-        _mark_running(analysis)
+        analysis.status = MatchAnalysis.Status.RUNNING
+        analysis.attempts += 1
+        analysis.started_at = timezone.now()
+        analysis.progress = 0.0
+        analysis.version = NEXT_VERSION
+        analysis.save(update_fields=["status", "attempts", "started_at", "progress", "version"])
         analysed = selectors.analysed_match(analysis)
-    return _job(analysis, analysed, plies, selectors.analysed_games(analysed), analysed.mat)
+    games = selectors.analysed_games(analysed)
+    return _job(analysis, analysed, plies, games=games, mat=analysed.mat)
 
 
 def judge_send(job: jobs.Job) -> None:
@@ -375,26 +381,17 @@ def _start_at_once(imported: ImportedMatch, record: MatchRecord) -> None:
         analysis,
         selectors.analysed_match(analysis),
         settings.ANALYSIS_PLIES,
-        jobs.games_of(record),
+        games=jobs.games_of(record),
         mat=None,
     )
     transaction.on_commit(lambda: judge_send(job), robust=True)
-
-
-def _mark_running(analysis: MatchAnalysis) -> None:
-    """The run of the locked ``analysis`` starts: counted, its progress at 0."""
-    analysis.status = MatchAnalysis.Status.RUNNING
-    analysis.attempts += 1
-    analysis.started_at = timezone.now()
-    analysis.progress = 0.0
-    analysis.version = NEXT_VERSION
-    analysis.save(update_fields=["status", "attempts", "started_at", "progress", "version"])
 
 
 def _job(
     analysis: MatchAnalysis,
     analysed: selectors.Analysed,
     plies: int,
+    *,
     games: list[dict[str, Any]],
     mat: str | None,
 ) -> jobs.Job:

@@ -4,7 +4,6 @@ region that shows it on the match page's summary and the review page says where 
 stands in the players' words (docs/analysis.md, "Progress, live")."""
 
 import pytest
-from django.test import TestCase
 
 from analysis import jobs, judging, services
 from analysis.models import MatchAnalysis, PlayerFigures
@@ -199,14 +198,22 @@ def test_a_match_of_another_game_is_not_offered_again(client, alice, bob, monkey
     assert "Only standard backgammon" in html and "Analyse again" not in html
 
 
+@pytest.fixture
+def uploads_job(alice, mat_text, sent, django_capture_on_commit_callbacks):
+    """alice uploads her match with bob: the job her request sent to the engine worker."""
+    with django_capture_on_commit_callbacks(execute=True):
+        imported = services.imported_match_create(user=alice.user, text=mat_text)
+    return sent.jobs[imported.analysis.pk]
+
+
 @pytest.mark.parametrize("last_report_ago, reports", [(0.0, 0), (60.0, 1)])
 def test_a_game_judged_reports_progress_once_a_second_at_most(
-    mat_text, alice, sent, monkeypatch, last_report_ago, reports
+    uploads_job, monkeypatch, last_report_ago, reports
 ):
     """A run whose slice ends after a game (``jobs.SLICE``) reports no progress if it did
     less than ``jobs.PROGRESS_EVERY`` ago, else once, the next job carrying when."""
     monkeypatch.setattr(jobs, "SLICE", 0.0)
-    job = uploads_job(alice, mat_text, sent)
+    job = uploads_job
     job["reported_at"] -= last_report_ago
     messages = []
     judging.judge_next(job, lambda name, kwargs, queue: messages.append((name, kwargs)))
@@ -217,10 +224,10 @@ def test_a_game_judged_reports_progress_once_a_second_at_most(
     assert (next_job["reported_at"] > job["reported_at"]) == bool(reports)
 
 
-def test_a_short_run_is_judged_in_one_task(mat_text, alice, sent, monkeypatch):
+def test_a_short_run_is_judged_in_one_task(uploads_job, monkeypatch):
     """Games a task until ``jobs.SLICE`` has passed: a 3-game match at 0-ply is one task,
     which sends the numbers; a slice spent after the first game queues the rest."""
-    job = uploads_job(alice, mat_text, sent)
+    job = uploads_job
     messages = []
     judging.judge_next(job, lambda name, kwargs, queue: messages.append((name, kwargs)))
     assert [name for name, _ in messages] == [jobs.STORE]
@@ -233,10 +240,10 @@ def test_a_short_run_is_judged_in_one_task(mat_text, alice, sent, monkeypatch):
     assert len(messages[-1][1]["job"]["done"]) == 2
 
 
-def test_an_upload_starts_its_run_with_the_games_its_request_read(mat_text, alice, sent):
+def test_an_upload_starts_its_run_with_the_games_its_request_read(uploads_job, mat_text, sent):
     """The upload's request sends the run's job straight to the engine worker, the games
     it read in it: no start by the Django worker, no second read of the file."""
-    job = uploads_job(alice, mat_text, sent)
+    job = uploads_job
     analysis = MatchAnalysis.objects.get(pk=job["analysis_id"])
     assert (analysis.status, analysis.attempts, job["attempt"]) == ("running", 1, 1)
     assert sent == [analysis.pk] and job["mat"] is None
@@ -245,10 +252,10 @@ def test_an_upload_starts_its_run_with_the_games_its_request_read(mat_text, alic
     assert analyse_now(analysis, job=job) == "done"
 
 
-def test_an_import_asked_for_again_is_read_by_the_engine_worker(mat_text, alice, sent):
+def test_an_import_asked_for_again_is_read_by_the_engine_worker(uploads_job, mat_text, alice):
     """A run started by the Django worker (an import asked for again, or a second start)
     carries the file, which the engine's first task reads (the Django worker does not)."""
-    job = uploads_job(alice, mat_text, sent)
+    job = uploads_job
     imported = MatchAnalysis.objects.get(pk=job["analysis_id"]).imported
     services.analysis_fail(analysis_id=job["analysis_id"], message="The engine failed: boom")
     services.imported_analysis_request(import_id=imported.pk, user=alice.user)
@@ -258,10 +265,3 @@ def test_an_import_asked_for_again_is_read_by_the_engine_worker(mat_text, alice,
     judging.judge_next(again, lambda name, kwargs, queue: messages.append((name, kwargs)))
     assert [name for name, _ in messages] == [jobs.STORE]
     assert len(messages[0][1]["games"]) == 3  # the file's games, read by the engine's task
-
-
-def uploads_job(alice, mat_text, sent):
-    """alice uploads her match with bob: the job her request sent to the engine worker."""
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        imported = services.imported_match_create(user=alice.user, text=mat_text)
-    return sent.jobs[imported.analysis.pk]

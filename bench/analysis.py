@@ -41,24 +41,25 @@ the analysis worker, ``runclub``'s commands) on PostgreSQL and Redis, on a free 
 then its peak load twice in one run: games at a club's pace (each side acting every 1 to
 3 s, followed live by streams), first with the analysis worker idle, then with a stream
 of finished matches being analysed beside it (self-played 7-point matches uploaded as
-``.mat`` files through ``analysis.services``, kept a few waiting, so the worker never
-rests). Each part prints the actions' p50/p99 (the bench's and the web's own log),
-actions/s, the web's CPU per action (comparable on a loaded machine, where wall times
-are not), the cores busy by process and the analyses done; then the parts side by side
-(``--rounds``: idle then busy, again, to see the machine's drift between parts).
+``.mat`` files through ``analysis.services`` by a process of its own, kept a few
+waiting, so the worker never rests). Each part prints the actions' p50/p99 (the
+bench's and the web's own log), actions/s, the web's CPU per action (comparable on a
+loaded machine, where wall times are not), the cores busy by process and the analyses
+done; then the parts side by side (``--rounds``: idle then busy, again, to see the
+machine's drift between parts).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import multiprocessing
 import os
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -139,34 +140,42 @@ def free_port() -> int:
 
 
 def analyses_fed(
-    texts: list[str], uploader: Any, stop: threading.Event, waiting: int, since: datetime
+    env: dict[str, str],
+    texts: list[str],
+    uploader_id: int,
+    stop: Any,
+    waiting: int,
+    since: datetime,
 ) -> None:
-    """Keep ``waiting`` analyses queued or running until ``stop``: a stream of finished
-    matches for the analysis worker. Each match is uploaded once through the service;
-    then copies of the uploads arrive, each asked for (``imported_analysis_request``),
-    so that the bench's own CPU (its clients' interpreter) does not read the files again
+    """Keep ``waiting`` analyses queued or running until ``stop`` (an event): a stream of
+    finished matches for the analysis worker. Run in a process of its own (spawned:
+    Django set up from ``env``), so that the bench's clients, threads of the bench's
+    process, never wait for this one's interpreter. Each match is uploaded once through
+    the service; then copies of the uploads arrive, each asked for
+    (``imported_analysis_request``), so that the feeder does not read the files again
     (37 ms each). Analyses of an earlier run, queued before ``since``, are not counted:
     the broker was emptied."""
-    from django.db import connection
+    from bench import api_play as play
+
+    play.django_setup(env)
+    from django.contrib.auth.models import User
 
     from analysis import services
     from analysis.models import MatchAnalysis
 
+    uploader = User.objects.get(pk=uploader_id)
     uploads = [services.imported_match_create(user=uploader, text=text) for text in texts]
     pending = (MatchAnalysis.Status.QUEUED, MatchAnalysis.Status.RUNNING)
     sent = 0
-    try:
-        while not stop.is_set():
-            queued = MatchAnalysis.objects.filter(queued_at__gte=since, status__in=pending)
-            for _ in range(waiting - queued.count()):
-                copy = uploads[sent % len(uploads)]
-                copy.pk = None  # saved as a new row: Django's way to copy one
-                copy.save()
-                services.imported_analysis_request(import_id=copy.pk, user=uploader)
-                sent += 1
-            stop.wait(0.2)
-    finally:
-        connection.close()
+    while not stop.is_set():
+        queued = MatchAnalysis.objects.filter(queued_at__gte=since, status__in=pending)
+        for _ in range(waiting - queued.count()):
+            copy = uploads[sent % len(uploads)]
+            copy.pk = None  # saved as a new row: Django's way to copy one
+            copy.save()
+            services.imported_analysis_request(import_id=copy.pk, user=uploader)
+            sent += 1
+        stop.wait(0.2)
 
 
 def analyses_done(since: datetime, until: datetime) -> int:
@@ -337,18 +346,23 @@ def beside_web(args: argparse.Namespace) -> None:
         for _ in range(args.rounds):
             parts.append(peak_part("analysis idle", play, users, plan, children, log))
             report_part(parts[-1], play)
-            stop = threading.Event()
+            spawned = multiprocessing.get_context("spawn")
+            stop = spawned.Event()
             fed_from = datetime.now(UTC)
-            feeder = threading.Thread(
-                target=analyses_fed, args=(texts, uploader, stop, args.waiting, started)
+            feeder = spawned.Process(
+                target=analyses_fed,
+                args=(env, texts, uploader.pk, stop, args.waiting, started),
+                name="feeder",
             )
             feeder.start()
+            children["feeder"] = feeder  # its CPU counted apart from the bench's
             try:
                 wait_for_a_run(fed_from)
                 parts.append(peak_part("analyses running", play, users, plan, children, log))
             finally:
                 stop.set()
                 feeder.join()
+                del children["feeder"]
             report_part(parts[-1], play)
             wait_for_the_queue_drained(started)
         report_side_by_side(parts, play)

@@ -115,11 +115,7 @@ def analysis_for_match(*, match_id: int) -> MatchAnalysis:
     its analysis does not exist (a match is queued once it is over)."""
     if not Match.objects.filter(pk=match_id).exists():
         raise NotFound(_("There is no match %(id)s.") % {"id": match_id})
-    found = (
-        MatchAnalysis.objects.filter(match_id=match_id)
-        .prefetch_related("players", "decisions")
-        .first()
-    )
+    found = MatchAnalysis.objects.filter(match_id=match_id).prefetch_related("players").first()
     if found is None:
         raise NotFound(_("The match %(id)s has not been analysed.") % {"id": match_id})
     return found
@@ -127,11 +123,7 @@ def analysis_for_match(*, match_id: int) -> MatchAnalysis:
 
 def analysis_for_import(*, import_id: int) -> MatchAnalysis:
     """An imported match's analysis, or ``NotFound``."""
-    found = (
-        MatchAnalysis.objects.filter(imported_id=import_id)
-        .prefetch_related("players", "decisions")
-        .first()
-    )
+    found = MatchAnalysis.objects.filter(imported_id=import_id).prefetch_related("players").first()
     if found is None:
         raise NotFound(_("There is no imported match %(id)s.") % {"id": import_id})
     return found
@@ -227,8 +219,8 @@ def analysis_detail(analysis: MatchAnalysis) -> AnalysisBody:
     """The analysis as the API answers it (shared/API.md)."""
     players = list(analysis.players.all())
     games: dict[int, list[DecisionBody]] = {}
-    for decision in analysis.decisions.all():
-        games.setdefault(decision.game_number, []).append(
+    for decision in _decision_rows([analysis]).get(analysis.pk, []):
+        games.setdefault(decision["game_number"], []).append(
             _decision_detail(decision, players, analysis.seats)
         )
     return {
@@ -245,27 +237,44 @@ def analysis_detail(analysis: MatchAnalysis) -> AnalysisBody:
     }
 
 
+_DECISION_COLUMNS = (
+    "analysis_id", "game_number", "move_number", "side", "holder", "kind", "played", "best",
+    "equity_loss", "mark", "played_equity", "best_equity", "counted",
+)  # fmt: skip
+
+
+def _decision_rows(analyses: Sequence[MatchAnalysis]) -> dict[int, list[dict[str, Any]]]:
+    """The decisions of ``analyses`` by analysis, in order, in one query: as plain
+    values, not models (a match's 300 rows read in a third of the time; the API's
+    answer and the review page are made of them)."""
+    rows: dict[int, list[dict[str, Any]]] = {}
+    for row in Decision.objects.filter(analysis__in=analyses).values(*_DECISION_COLUMNS):
+        rows.setdefault(row["analysis_id"], []).append(row)
+    return rows
+
+
 def _decision_detail(
-    decision: Decision, players: list[PlayerFigures], seats: list[str]
+    decision: Mapping[str, Any], players: list[PlayerFigures], seats: list[str]
 ) -> DecisionBody:
-    """One decision; in a chouette, ``player`` is who made it (the box, or the member)
-    and ``cube_of`` the member whose cube a cube decision is on."""
+    """One decision (a row of ``_decision_rows``); in a chouette, ``player`` is who made
+    it (the box, or the member) and ``cube_of`` the member whose cube a cube decision is
+    on."""
     if seats:
-        player = seats[0] if decision.side == 0 else decision.holder
+        player = seats[0] if decision["side"] == 0 else decision["holder"]
     else:
-        player = next((p.username for p in players if p.side == decision.side), "")
-    cube_of = decision.holder if seats and decision.kind == Kind.CUBE else None
+        player = next((p.username for p in players if p.side == decision["side"]), "")
+    cube_of = decision["holder"] if seats and decision["kind"] == Kind.CUBE else None
     return {
-        "move_number": decision.move_number,
+        "move_number": decision["move_number"],
         "player": player,
-        "kind": decision.kind,
-        "played": decision.played,
-        "best": decision.best,
-        "equity_loss": decision.equity_loss,
-        "mark": decision.mark or None,
-        "played_equity": decision.played_equity,
-        "best_equity": decision.best_equity,
-        "counted": decision.counted,
+        "kind": decision["kind"],
+        "played": decision["played"],
+        "best": decision["best"],
+        "equity_loss": decision["equity_loss"],
+        "mark": decision["mark"] or None,
+        "played_equity": decision["played_equity"],
+        "best_equity": decision["best_equity"],
+        "counted": decision["counted"],
         "cube_of": cube_of,
     }
 
@@ -307,7 +316,7 @@ def chouette_analyses(*, chouette_id: int) -> list[MatchAnalysis]:
     queued yet (each game is, once it is over)."""
     found = list(
         MatchAnalysis.objects.filter(table__chouette__pk=chouette_id, table__isnull=False)
-        .prefetch_related("players", "decisions")
+        .prefetch_related("players")
         .order_by("game_number")
     )
     if not found:
@@ -338,6 +347,7 @@ def chouette_analysis_detail(analyses: list[MatchAnalysis]) -> AnalysisBody:
         for figures in analysis.players.all():
             summed.setdefault(figures.username, Summed(figures.username)).add(figures)
     done = [a for a in analyses if a.status == MatchAnalysis.Status.DONE]
+    rows = _decision_rows(analyses)
     return {
         "status": status,
         "progress": sum(a.progress for a in analyses) / len(analyses),
@@ -345,20 +355,18 @@ def chouette_analysis_detail(analyses: list[MatchAnalysis]) -> AnalysisBody:
         "plies": min((a.plies for a in done), default=0),
         "error": next((a.error for a in analyses if a.error), ""),
         "players": [_figures_detail(s) for s in summed.values()],
-        "games": [_chouette_game_detail(a) for a in analyses],
+        "games": [_chouette_game_detail(a, rows.get(a.pk, [])) for a in analyses],
     }
 
 
-def _chouette_game_detail(analysis: MatchAnalysis) -> GameBody:
+def _chouette_game_detail(analysis: MatchAnalysis, decisions: list[dict[str, Any]]) -> GameBody:
     # A chouette game's analysis has its game number (the model's check constraint).
     assert analysis.game_number is not None
     players = list(analysis.players.all())
     return {
         "number": analysis.game_number,
         "status": analysis.status,
-        "decisions": [
-            _decision_detail(d, players, analysis.seats) for d in analysis.decisions.all()
-        ],
+        "decisions": [_decision_detail(d, players, analysis.seats) for d in decisions],
     }
 
 

@@ -125,7 +125,7 @@ def chouette_review(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404(_("There is no chouette %(id)s played online.") % {"id": pk})
     analyses = list(
         MatchAnalysis.objects.filter(table=table)
-        .prefetch_related("players", "decisions")
+        .prefetch_related("players")
         .order_by("game_number")
     )
     done = [a for a in analyses if a.status == MatchAnalysis.Status.DONE]

@@ -46,7 +46,9 @@ waiting, so the worker never rests). Each part prints the actions' p50/p99 (the
 bench's and the web's own log), actions/s, the web's CPU per action (comparable on a
 loaded machine, where wall times are not), the cores busy by process and the analyses
 done; then the parts side by side (``--rounds``: idle then busy, again, to see the
-machine's drift between parts).
+machine's drift between parts). ``--spinner`` adds a control part after each round: a
+process of the idle scheduling class spinning beside the web, nothing of the service's,
+to tell the machine's part of a rise from the analyses'.
 """
 
 from __future__ import annotations
@@ -176,6 +178,30 @@ def analyses_fed(
             services.imported_analysis_request(import_id=copy.pk, user=uploader)
             sent += 1
         stop.wait(0.2)
+
+
+def spun(stop: Any) -> None:
+    """A core kept busy in the idle scheduling class until ``stop`` (an event), as the
+    engine's games are judged, doing nothing of the service's: what is left of the web's
+    p99 rise beside it is the machine's (its cores share more than Linux schedules),
+    not the analyses' messages, start or store."""
+    os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    while not stop.is_set():
+        sum(range(100_000))
+
+
+@contextlib.contextmanager
+def beside(children: dict[str, Any], name: str, process: Any, stop: Any) -> Iterator[None]:
+    """``process`` running for the block, its CPU counted as ``name``'s apart from the
+    bench's; stopped by ``stop`` after it."""
+    process.start()
+    children[name] = process
+    try:
+        yield
+    finally:
+        stop.set()
+        process.join()
+        del children[name]
 
 
 def analyses_done(since: datetime, until: datetime) -> int:
@@ -354,17 +380,17 @@ def beside_web(args: argparse.Namespace) -> None:
                 args=(env, texts, uploader.pk, stop, args.waiting, started),
                 name="feeder",
             )
-            feeder.start()
-            children["feeder"] = feeder  # its CPU counted apart from the bench's
-            try:
+            with beside(children, "feeder", feeder, stop):
                 wait_for_a_run(fed_from)
                 parts.append(peak_part("analyses running", play, users, plan, children, log))
-            finally:
-                stop.set()
-                feeder.join()
-                del children["feeder"]
             report_part(parts[-1], play)
             wait_for_the_queue_drained(started)
+            if args.spinner:
+                stop = spawned.Event()
+                spinner = spawned.Process(target=spun, args=(stop,), name="spinner")
+                with beside(children, "spinner", spinner, stop):
+                    parts.append(peak_part("a spinner", play, users, plan, children, log))
+                report_part(parts[-1], play)
         report_side_by_side(parts, play)
     print(f"\nAt the end: {play.load_average()}")
 
@@ -503,6 +529,11 @@ def main() -> None:
         type=int,
         default=0,
         help="run the analysis worker in a CPU cgroup of these shares (compose's cpu_shares)",
+    )
+    web.add_argument(
+        "--spinner",
+        action="store_true",
+        help="a third part: a bare idle-class spinner beside the web, no analysis",
     )
     web.add_argument(
         "--rounds", type=int, default=1, help="idle then busy, this many times (default 1)"

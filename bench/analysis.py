@@ -2,7 +2,9 @@
 same 7-point matches, side by side.
 
     .venv/bin/python bench/analysis.py                 # 3 matches, 0-ply and 1-ply
-    .venv/bin/python bench/analysis.py --deep          # and 2-ply (gnubg: minutes)
+    .venv/bin/python bench/analysis.py --deep          # and 2-ply (bgsage's: a quarter
+                                                       # hour; --repeat 1: five minutes)
+    .venv/bin/python bench/analysis.py --plies 1 2 --engines gnubg  # the deep path alone
     .venv/bin/python bench/analysis.py --plies 0       # 0-ply alone
     CELERY_BROKER_URL=redis://127.0.0.1:6379/6 .venv/bin/python bench/analysis.py  # on Redis
     .venv/bin/python bench/analysis.py --beside-web    # the web's actions, analyses idle
@@ -33,7 +35,12 @@ service as a whole:
 Plies are GNU Backgammon's numbering (0: the network alone); bgsage and eXtreme Gammon
 call the same depths 1-ply, 2-ply, 3-ply. The bare calls' times are the process's CPU
 seconds (the machine is shared: wall time there measures the neighbours); the path's
-wall time waits on the broker besides. Figures and the choice: docs/analysis.md.
+wall time waits on the broker besides. Each match is timed ``--repeat`` times (default
+3) and its median kept; beside the path, the bare call of the engine it uses is timed
+again, each match's bare call and path in turn, round after round: the shared
+machine's passing slow spells (a 0-ply match of 0.02 s judged in 0.04 for a few
+seconds) fall on both, not on the path alone.
+Figures and the choice: docs/analysis.md.
 
 ``--beside-web``: is the web's action p99 unchanged while analyses run (issue 23)? The
 production layout as ``bench/api_play.py`` starts it (gunicorn, the Celery worker and
@@ -498,13 +505,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="each match timed this many times, the median kept"
+    )
     parser.add_argument("--deep", action="store_true", help="time 2-ply too")
     parser.add_argument(
         "--engines",
         nargs="+",
         choices=["gnubg", "bgsage"],
         default=["gnubg", "bgsage"],
-        help="the bare calls timed (default both; the path's peer is always timed)",
+        help="the candidates' bare calls timed (default both; the path's peer is timed beside it)",
     )
     parser.add_argument(
         "--plies", type=int, nargs="+", help="these depths alone (--beside-web: the first)"
@@ -568,16 +578,17 @@ def main() -> None:
         + " ".join(f"{'match ' + str(i + 1):>9}" for i in range(len(records)))
         + f" {'mean s':>8} {'ms/decision':>12}"
     )
-    bare: dict[int, list[float]] = {}
+    timers = {"gnubg": gnubg_timer, "bgsage": bgsage_timer}
     for plies in depths:
-        for name, timer in (("gnubg", gnubg_timer), ("bgsage", bgsage_timer)):
-            if name not in args.engines and name != serving(plies):
+        for name, timer in timers.items():
+            if name not in args.engines:
                 continue
             print(f"timing {name} at {plies}-ply...", file=sys.stderr)
             run = timer(plies)
-            times = [run(r, p) for r, p in zip(records, paths, strict=True)]
-            if name == serving(plies):
-                bare[plies] = times
+            times = [
+                statistics.median(run(r, p) for _ in range(args.repeat))
+                for r, p in zip(records, paths, strict=True)
+            ]
             mean = sum(times) / len(times)
             per = 1000 * sum(times) / sum(decisions)
             cells = " ".join(f"{t:9.3f}" for t in times)
@@ -586,7 +597,7 @@ def main() -> None:
     broker = os.environ.get("CELERY_BROKER_URL", "filesystem (embedded default)")
     print(
         f"\nthe service's whole path (broker: {broker}) against the bare call of the engine "
-        "it uses at that depth"
+        "it uses at that depth, each match's bare call and path in turn"
     )
     print(
         f"{'plies (gnubg)':>13} {'':>11} "
@@ -599,17 +610,26 @@ def main() -> None:
     ):
         for plies in depths:
             print(f"timing the whole path at {plies}-ply...", file=sys.stderr)
+            bare_call = timers[serving(plies)](plies)
             with path_timer(plies, warm_up=records[-1]) as through:
-                measured = [through(r) for r in records]
-            mean_bare = sum(bare[plies]) / len(records)
+                rounds = [
+                    [(bare_call(r, p), *through(r)) for r, p in zip(records, paths, strict=True)]
+                    for _ in range(args.repeat)
+                ]
+            # Each match's median over the rounds, figure by figure.
+            measured = [
+                tuple(map(statistics.median, zip(*runs, strict=True)))
+                for runs in zip(*rounds, strict=True)
+            ]
+            mean_bare = sum(m[0] for m in measured) / len(records)
             for label, values in (
-                (f"{serving(plies)} CPU", bare[plies]),
-                ("path wall", [m[0] for m in measured]),
-                ("from queue", [m[1] for m in measured]),
-                ("path CPU", [sum(m[2:]) for m in measured]),
-                ("  Django w.", [m[2] for m in measured]),
-                ("  engine w.", [m[3] for m in measured]),
-                ("  web side", [m[4] for m in measured]),
+                (f"{serving(plies)} CPU", [m[0] for m in measured]),
+                ("path wall", [m[1] for m in measured]),
+                ("from queue", [m[2] for m in measured]),
+                ("path CPU", [sum(m[3:]) for m in measured]),
+                ("  Django w.", [m[3] for m in measured]),
+                ("  engine w.", [m[4] for m in measured]),
+                ("  web side", [m[5] for m in measured]),
             ):
                 mean = sum(values) / len(values)
                 cells = " ".join(f"{v:9.3f}" for v in values)

@@ -82,6 +82,7 @@ from analysis.engine import Engine, analyse_match
 from analysis.gnubg_engine import BGSAGE_DEEPEST, configure, quiet
 from analysis.selfplay import Player, human, play_match
 from backgammon.matfile import MatchRecord, export_mat
+from bench.busy_core import spun
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -185,16 +186,6 @@ def analyses_fed(
             services.imported_analysis_request(import_id=copy.pk, user=uploader)
             sent += 1
         stop.wait(0.2)
-
-
-def spun(stop: Any) -> None:
-    """A core kept busy in the idle scheduling class until ``stop`` (an event), as the
-    engine's games are judged, doing nothing of the service's: what is left of the web's
-    p99 rise beside it is the machine's (its cores share more than Linux schedules),
-    not the analyses' messages, start or store."""
-    os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    while not stop.is_set():
-        sum(range(100_000))
 
 
 @contextlib.contextmanager

@@ -25,7 +25,9 @@ from typing import Any
 
 
 def spun(stop: Any) -> None:
-    """A core kept busy in the idle class until ``stop``."""
+    """A core kept busy in the idle class until ``stop`` (an event), as the engine's
+    games are judged, doing nothing of the service's (``analysis.py --beside-web
+    --spinner`` runs it beside the web too)."""
     os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     while not stop.is_set():
         sum(range(100_000))

@@ -75,8 +75,8 @@ def give_way_as_a_group() -> None:
     supervisor starts each of its services. The engine's games already run in the idle
     class (``analysis.judging``), but a class counts only inside the group: against the
     web's and the database's groups, the engine's took an equal share, and the web's
-    p99 rose twice as much while analyses ran (docs/analysis.md, "The web while analyses
-    run"). Started from a shell, the session is the shell's and is left alone; without
+    p99 rose twice as much while analyses ran (bench/README.md, "The way to issue 23's
+    targets"). Started from a shell, the session is the shell's and is left alone; without
     autogroups (another kernel, a cgroup's processes) nothing changes: compose gives the
     container a low ``cpu_shares`` instead."""
     if os.getsid(0) != os.getpid():

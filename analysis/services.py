@@ -52,6 +52,8 @@ DECISION_COLUMNS = (
     "analysis", "game_number", "seq", "move_number", "side", "kind", "played", "best",
     "played_equity", "best_equity", "equity_loss", "mark", "counted", "holder",
 )  # fmt: skip
+# What a run's store changes of its analysis (``analysis_store``).
+STORED_FIELDS = ["status", "progress", "engine", "plies", "error", "finished_at", "version"]
 UNSUPPORTED = gettext_lazy("Only standard backgammon matches and money sessions are analysed.")
 
 
@@ -447,8 +449,9 @@ def analysis_store(
             or analysis.attempts != attempt
         ):
             return False
-        analysis.players.all().delete()
-        analysis.decisions.all().delete()
+        if analysis.engine:  # the numbers of an earlier run, replaced
+            analysis.players.all().delete()
+            analysis.decisions.all().delete()
         rows_insert(PlayerFigures, (_figures(analysis, seat, decisions) for seat in seats))
         values_insert(
             StoredDecision,
@@ -468,7 +471,7 @@ def analysis_store(
         analysis.error = ""
         analysis.finished_at = timezone.now()
         analysis.version = NEXT_VERSION
-        analysis.save()
+        analysis.save(update_fields=STORED_FIELDS)
     return True
 
 

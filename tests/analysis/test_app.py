@@ -103,6 +103,20 @@ def test_a_deeper_setting_queues_it_again(
     assert sent == [analysis.pk, analysis.pk]
 
 
+def test_a_run_again_replaces_the_numbers_of_the_run_before(
+    api, alice, sent, finished, settings, django_capture_on_commit_callbacks
+):
+    analysis = MatchAnalysis.objects.get(match=finished)
+    run(analysis)
+    first = (analysis.players.count(), analysis.decisions.count())
+    settings.ANALYSIS_PLIES = 1
+    with django_capture_on_commit_callbacks(execute=True):
+        api.as_user(alice.user).post(url(finished))
+    assert analyse_now(analysis) == "done"
+    assert (analysis.players.count(), analysis.decisions.count()) == first
+    assert first[0] == 2 and first[1] > 0
+
+
 def test_staff_may_ask(api, staff, sent, finished):
     assert api.as_user(staff.user).post(url(finished)).status_code == 202
 

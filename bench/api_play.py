@@ -125,6 +125,9 @@ def service_env(
         # (300 a minute, config/settings.py) is raised for them, not switched off.
         "API_WRITE_RATE": "200/s",
         "VAR_DIR": str(var_dir),
+        # The engine worker reads no settings: the web's FIFO as runclub's environment
+        # names it (engine_environment).
+        "WEB_ACTIONS_FIFO": str(var_dir / "web-actions"),
         "PYTHONPATH": os.pathsep.join(filter(None, [str(TREE), os.environ.get("PYTHONPATH")])),
     }
 

@@ -101,6 +101,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "web.logging.RequestLogMiddleware",
+    # The engine worker of this machine holds still while an action runs.
+    "web.middleware.ActionsToldMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Every answer (pages, the API, static files) carries the Content-Security-Policy.
     "csp.middleware.CSPMiddleware",
@@ -432,6 +434,10 @@ ANALYSIS_DJANGO_QUEUE = os.environ.get("ANALYSIS_DJANGO_QUEUE", "celery")
 ANALYSIS_TIME_LIMIT = 300
 ANALYSIS_ATTEMPTS = 2
 ANALYSIS_IMPORT_MAX_BYTES = 256 * 1024  # a .mat file (a 25-point match: about 60 KB)
+# The FIFO through which the web tells the engine worker of the same machine when an
+# action starts and ends, so that the engine holds still meanwhile (web.actions_in_flight,
+# analysis.engine_governor); empty: not told, the engine never held.
+WEB_ACTIONS_FIFO = os.environ.get("WEB_ACTIONS_FIFO", str(VAR_DIR / "web-actions"))
 # The practice robot (docs/practice.md): its moves are computed on ANALYSIS_QUEUE and its
 # answers applied by the ordinary worker, on Celery's default queue.
 ROBOT_REPLY_QUEUE = "celery"

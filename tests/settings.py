@@ -39,6 +39,9 @@ if not CACHE_URL:  # noqa: F405
             "LOCATION": "throttle",
         },
     }
+# The web's actions are told to no engine worker: the club's FIFO under VAR_DIR is the
+# club's own (tests/analysis/test_engine_governor.py makes one of its own).
+WEB_ACTIONS_FIFO = ""
 # The suite's bots play whole matches through the API faster than any member clicks (and
 # faster still on an idle machine): under production's write rate a long match test would
 # pass or be throttled by the machine's speed. The throttle's own tests set a rate of

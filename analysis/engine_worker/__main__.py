@@ -7,6 +7,7 @@ import sys
 
 from celery.utils.nodenames import host_format
 
+import analysis.engine_governor as engine_governor
 from analysis.engine_worker import app, give_way_as_a_group
 
 parser = argparse.ArgumentParser(prog="python -m analysis.engine_worker")
@@ -17,6 +18,7 @@ parser.add_argument("--pool", default="solo")
 parser.add_argument("--concurrency", type=int, default=1)
 options = parser.parse_args()
 give_way_as_a_group()
+governor = engine_governor.start()
 worker = app.Worker(
     hostname=host_format(options.hostname),
     queues=options.queues.split(","),
@@ -25,4 +27,6 @@ worker = app.Worker(
     concurrency=options.concurrency,
 )
 worker.start()
+if governor is not None:
+    governor.terminate()
 sys.exit(worker.exitcode)

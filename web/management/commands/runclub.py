@@ -19,6 +19,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
+from web.actions_in_flight import FIFO_ENV
+
 
 def service_commands(bind: str, *, beat_apart: bool = False) -> dict[str, list[str]]:
     """The three processes, the commands ``docker-compose.yml`` runs too (docs/operations.md,
@@ -77,8 +79,9 @@ def service_commands(bind: str, *, beat_apart: bool = False) -> dict[str, list[s
 def engine_environment() -> dict[str, str]:
     """The broker as the settings compute it, for the engine worker, which reads no
     settings (``analysis.engine_worker``): its URL, its transport and the transport's
-    options."""
+    options; and the FIFO of the web's actions (``analysis.engine_governor``)."""
     return {
+        FIFO_ENV: settings.WEB_ACTIONS_FIFO,
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
         "CELERY_BROKER_TRANSPORT": getattr(settings, "CELERY_BROKER_TRANSPORT", ""),
         "CELERY_BROKER_TRANSPORT_OPTIONS": json.dumps(

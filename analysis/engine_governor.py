@@ -1,0 +1,109 @@
+"""The engine worker's governor: a small process of its own, the engine worker's child,
+that stops the engine worker (SIGSTOP) while the web of the same machine has an action
+in flight, and lets it go on (SIGCONT) as soon as none is.
+
+Why: on a small machine a core kept busy beside the web slows the web's actions, even
+when the busy work runs in the idle scheduling class and gives way at once; only work
+that does not run while an action runs leaves the action's time as it was
+(docs/analysis.md, "The web while analyses run", says how it was measured). A hold
+lasts at most ``HOLD`` seconds, and the next may begin ``HOLD`` seconds after it at the
+earliest: under a web that is never idle the engine still has half of its time.
+
+The web tells it of its actions through the FIFO ``web.actions_in_flight`` writes,
+named by the environment's ``WEB_ACTIONS_FIFO`` (runclub's environment has it; without
+it, no governor). The whole process stops, the robot's moves with the games judged:
+for a few milliseconds, an action's length. Started by ``start`` (the engine worker's
+``__main__``), it ends when its parent does.
+
+    python -m analysis.engine_governor FIFO ENGINE_PID
+"""
+
+import contextlib
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+
+from web.actions_in_flight import FIFO_ENV, InFlight
+
+HOLD = 0.25
+# Seconds between two looks at whether the engine worker is still there, when nothing
+# else wakes the governor.
+LOOK_EVERY = 1.0
+
+
+class Governor:
+    """When to hold the engine: while an action is in flight, ``HOLD`` seconds at most,
+    then as long free."""
+
+    def __init__(self) -> None:
+        self.in_flight = InFlight()
+        self._held_since: float | None = None
+        self._free_until = 0.0
+
+    def hold(self, now: float) -> bool:
+        """Whether the engine should be held at ``now`` (monotonic)."""
+        if now < self._free_until or not self.in_flight.any(now):
+            self._held_since = None
+            return False
+        if self._held_since is None:
+            self._held_since = now
+        if now - self._held_since >= HOLD:
+            self._held_since = None
+            self._free_until = now + HOLD
+            return False
+        return True
+
+    def wake_in(self, now: float) -> float:
+        """Seconds until ``hold`` may change without a line read: the end of a hold or
+        of a free spell."""
+        if self._held_since is not None:
+            return max(0.0, self._held_since + HOLD - now)
+        if now < self._free_until:
+            return self._free_until - now
+        return LOOK_EVERY
+
+
+def govern(path: str, engine_pid: int) -> None:
+    """Hold the process ``engine_pid`` while the web's actions told through the FIFO
+    ``path`` are in flight, until that process, this one's parent, has ended."""
+    with contextlib.suppress(FileExistsError):
+        os.mkfifo(path, 0o600)
+    reading = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    # A writer of its own: with none, the FIFO would read as ended between two of the
+    # web's processes.
+    keep_open = os.open(path, os.O_WRONLY)
+    governor = Governor()
+    held = False
+    try:
+        while os.getppid() == engine_pid:
+            timeout = min(LOOK_EVERY, governor.wake_in(time.monotonic()))
+            ready, _, _ = select.select([reading], [], [], timeout)
+            if ready:
+                governor.in_flight.read(os.read(reading, 65536), time.monotonic())
+            hold = governor.hold(time.monotonic())
+            if hold != held:
+                os.kill(engine_pid, signal.SIGSTOP if hold else signal.SIGCONT)
+                held = hold
+    finally:
+        if held:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(engine_pid, signal.SIGCONT)
+        os.close(keep_open)
+        os.close(reading)
+
+
+def start() -> subprocess.Popen[bytes] | None:
+    """The governor of this process, when the environment names the web's FIFO."""
+    path = os.environ.get(FIFO_ENV)
+    if not path:
+        return None
+    command = [sys.executable, "-m", "analysis.engine_governor", path, str(os.getpid())]
+    return subprocess.Popen(command, stdin=subprocess.DEVNULL)
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # the finally above runs
+    govern(sys.argv[1], int(sys.argv[2]))

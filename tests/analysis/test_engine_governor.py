@@ -1,0 +1,138 @@
+"""The engine worker holds still while the web has an action in flight
+(analysis.engine_governor, web.actions_in_flight; docs/analysis.md, "The web while
+analyses run")."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from analysis.engine_governor import HOLD, Governor
+from tests.waiting import wait_until
+from web.actions_in_flight import FIFO_ENV, STALE_AFTER, ActionsTold
+
+
+def test_the_engine_is_held_while_an_action_is_in_flight():
+    governor = Governor()
+    assert not governor.hold(0.0)
+    governor.in_flight.read(b"7+\n", 0.0)
+    assert governor.hold(0.0)
+    governor.in_flight.read(b"7-\n", 0.01)
+    assert not governor.hold(0.01)
+
+
+def test_each_web_process_is_counted_apart_and_a_line_may_come_in_pieces():
+    governor = Governor()
+    governor.in_flight.read(b"7+\n8", 0.0)
+    governor.in_flight.read(b"+\n7-\n", 0.0)
+    assert governor.hold(0.0)
+    governor.in_flight.read(b"8-\n", 0.01)
+    assert not governor.hold(0.01)
+
+
+def test_an_end_whose_start_was_dropped_counts_as_none():
+    governor = Governor()
+    governor.in_flight.read(b"7-\n", 0.0)
+    assert not governor.hold(0.0)
+    governor.in_flight.read(b"7+\n", 0.0)
+    assert governor.hold(0.0)
+
+
+def test_a_hold_lasts_at_most_hold_seconds_then_the_engine_runs_as_long():
+    governor = Governor()
+    governor.in_flight.read(b"7+\n", 0.0)
+    assert governor.hold(0.0)
+    assert governor.wake_in(0.1) == pytest.approx(HOLD - 0.1)
+    assert not governor.hold(HOLD)
+    assert not governor.hold(1.5 * HOLD)
+    assert governor.wake_in(1.5 * HOLD) == pytest.approx(0.5 * HOLD)
+    assert governor.hold(2 * HOLD)
+
+
+def test_an_action_never_seen_to_end_is_forgotten():
+    governor = Governor()
+    governor.in_flight.read(b"7+\n", 0.0)
+    assert governor.in_flight.any(STALE_AFTER)
+    assert not governor.in_flight.any(STALE_AFTER + 0.1)
+
+
+def test_a_web_with_nobody_reading_goes_on(tmp_path):
+    told = ActionsTold(str(tmp_path / "none"))
+    told.tell(starting=True)
+    told.tell(starting=False)
+    os.mkfifo(tmp_path / "unread")
+    unread = ActionsTold(str(tmp_path / "unread"))
+    unread.tell(starting=True)
+
+
+@pytest.fixture
+def fifo(tmp_path, settings):
+    """The web's FIFO, and its reader."""
+    path = tmp_path / "web-actions"
+    os.mkfifo(path)
+    reading = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    settings.WEB_ACTIONS_FIFO = str(path)
+    yield reading
+    os.close(reading)
+
+
+def _read(fd: int) -> bytes:
+    try:
+        return os.read(fd, 4096)
+    except BlockingIOError:
+        return b""
+
+
+@pytest.mark.django_db
+def test_the_web_tells_each_action_but_not_the_reads(fifo, alice):
+    client = Client()  # its middleware made with the settings above
+    client.force_login(alice.user)
+    client.get("/api/players/")
+    assert _read(fifo) == b""
+    client.post("/api/tables/", {}, content_type="application/json")
+    pid = os.getpid()
+    assert _read(fifo) == b"%d+\n%d-\n" % (pid, pid)
+
+
+def _state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+def _reader_there(path: Path) -> bool:
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError:  # no FIFO yet, or nobody reading it
+        return False
+    return True
+
+
+def test_the_governor_stops_the_engine_worker_while_an_action_runs(tmp_path):
+    """A process standing for the engine worker starts its governor as the engine
+    worker's ``__main__`` does; the web's side told of an action stops it (state T),
+    told of its end lets it go on; the governor ends with it."""
+    path = tmp_path / "web-actions"
+    engine = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time; from analysis import engine_governor; "
+         "print(engine_governor.start().pid, flush=True); time.sleep(60)"],
+        env={**os.environ, FIFO_ENV: str(path)},
+        stdout=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        governor = int(engine.stdout.readline())
+        assert wait_until(lambda: _reader_there(path))
+        told = ActionsTold(str(path))
+        told.tell(starting=True)
+        assert wait_until(lambda: _state(engine.pid) == "T")
+        told.tell(starting=False)
+        assert wait_until(lambda: _state(engine.pid) != "T")
+        told.tell(starting=True)  # never ended: held HOLD seconds, then free
+        assert wait_until(lambda: _state(engine.pid) == "T")
+        assert wait_until(lambda: _state(engine.pid) != "T")
+    finally:
+        engine.kill()
+        engine.wait()
+    assert wait_until(lambda: not Path(f"/proc/{governor}").exists() or _state(governor) == "Z")

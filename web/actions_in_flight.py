@@ -1,0 +1,94 @@
+"""The web's actions in flight, told through a FIFO to whoever on the same machine
+wants to keep out of their way: the engine worker's governor
+(``analysis.engine_governor``), which holds the engine still while an action
+runs (docs/analysis.md, "The web while analyses run").
+
+Plain Python, no Django: the web (``web.middleware.ActionsToldMiddleware``) writes,
+the engine worker reads. A line a change, ``<pid>+`` as an action starts and ``<pid>-``
+as it ends, each written whole (a pipe keeps a write of a few bytes in one piece). The
+web never waits on it: with nobody reading, or the reader behind, a line is dropped.
+"""
+
+import contextlib
+import os
+import threading
+import time
+
+# The environment variable that names the FIFO (settings.WEB_ACTIONS_FIFO): the engine
+# worker reads no settings.
+FIFO_ENV = "WEB_ACTIONS_FIFO"
+# Seconds before a writer that found nobody reading looks again.
+RETRY_AFTER = 5.0
+# An action counted in flight longer than this ended unseen (its process killed, its
+# end's line dropped): forgotten.
+STALE_AFTER = 30.0
+
+
+class ActionsTold:
+    """The web process' side: ``tell`` as each action starts and ends. Thread-safe."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._fd: int | None = None
+        self._retry_at = 0.0
+        self._opening = threading.Lock()
+
+    def tell(self, *, starting: bool) -> None:
+        fd = self._fd if self._fd is not None else self._open()
+        if fd is None:
+            return
+        try:
+            os.write(fd, b"%d%s\n" % (os.getpid(), b"+" if starting else b"-"))
+        except BlockingIOError:
+            pass  # the reader is behind: the line is dropped, the web goes on
+        except OSError:  # the reader is gone
+            self._close(fd)
+
+    def _open(self) -> int | None:
+        with self._opening:
+            if self._fd is None and time.monotonic() >= self._retry_at:
+                try:
+                    self._fd = os.open(self._path, os.O_WRONLY | os.O_NONBLOCK)
+                except OSError:  # no FIFO, or nobody reading it
+                    self._retry_at = time.monotonic() + RETRY_AFTER
+            return self._fd
+
+    def _close(self, fd: int) -> None:
+        with self._opening:
+            if self._fd == fd:
+                self._fd = None
+                self._retry_at = time.monotonic() + RETRY_AFTER
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+
+
+class InFlight:
+    """The reader's tally of the lines ``ActionsTold`` writes: how many actions each web
+    process has in flight, and since when."""
+
+    def __init__(self) -> None:
+        self._count: dict[bytes, int] = {}
+        self._since: dict[bytes, float] = {}
+        self._partial = b""
+
+    def read(self, data: bytes, now: float) -> None:
+        """Count the lines in ``data`` (read from the FIFO at ``now``, monotonic)."""
+        *lines, self._partial = (self._partial + data).split(b"\n")
+        for line in lines:
+            pid, sign = line[:-1], line[-1:]
+            count = self._count.get(pid, 0) + (1 if sign == b"+" else -1)
+            if count > 0:
+                if pid not in self._count or self._count[pid] <= 0:
+                    self._since[pid] = now
+                self._count[pid] = count
+            else:  # an end whose start was dropped counts as none
+                self._count.pop(pid, None)
+                self._since.pop(pid, None)
+
+    def any(self, now: float) -> bool:
+        """Whether some action is in flight at ``now``; those older than STALE_AFTER
+        are forgotten."""
+        for pid, since in list(self._since.items()):
+            if now - since > STALE_AFTER:
+                del self._since[pid], self._count[pid]
+        return bool(self._count)

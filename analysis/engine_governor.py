@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 
-from web.actions_in_flight import FIFO_ENV, InFlight
+from web.actions_in_flight import FIFO_ENV, InFlight, is_fifo
 
 HOLD = 0.25
 # Seconds between two looks at whether the engine worker is still there, when nothing
@@ -72,6 +72,8 @@ def govern(path: str, engine_pid: int) -> None:
     with contextlib.suppress(FileExistsError):
         os.mkfifo(path, 0o600)
     reading = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    if not is_fifo(reading):
+        raise SystemExit(f"{path} is not a FIFO: the engine is never held")
     # A writer of its own: with none, the FIFO would read as ended between two of the
     # web's processes.
     keep_open = os.open(path, os.O_WRONLY)

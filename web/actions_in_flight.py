@@ -10,7 +10,9 @@ web never waits on it: with nobody reading, or the reader behind, a line is drop
 """
 
 import contextlib
+import math
 import os
+import stat
 import threading
 import time
 
@@ -48,9 +50,15 @@ class ActionsTold:
         with self._opening:
             if self._fd is None and time.monotonic() >= self._retry_at:
                 try:
-                    self._fd = os.open(self._path, os.O_WRONLY | os.O_NONBLOCK)
+                    fd = os.open(self._path, os.O_WRONLY | os.O_NONBLOCK)
                 except OSError:  # no FIFO, or nobody reading it
                     self._retry_at = time.monotonic() + RETRY_AFTER
+                else:
+                    if is_fifo(fd):
+                        self._fd = fd
+                    else:  # a file of that name: never written to
+                        os.close(fd)
+                        self._retry_at = math.inf
             return self._fd
 
     def _close(self, fd: int) -> None:
@@ -60,6 +68,10 @@ class ActionsTold:
                 self._retry_at = time.monotonic() + RETRY_AFTER
                 with contextlib.suppress(OSError):
                     os.close(fd)
+
+
+def is_fifo(fd: int) -> bool:
+    return stat.S_ISFIFO(os.fstat(fd).st_mode)
 
 
 class InFlight:

@@ -26,6 +26,10 @@ from types import FrameType
 from typing import Any, TextIO
 
 STATUS_FILE = "runclub-status.json"
+# A child stopped (SIGSTOP) this long has lost whoever stopped it: the analysis worker's
+# governor holds it a quarter second at a time (analysis.engine_governor), and a
+# governor killed during a hold would leave it stopped for good.
+STOPPED_AT_MOST = 5.0
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,14 @@ def _running(pid: int) -> bool:
     except PermissionError:  # another user's process
         return True
     return True
+
+
+def _stopped(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] == "T"
 
 
 def how_it_ended(returncode: int) -> str:
@@ -178,6 +190,7 @@ class Child:
         self.restarts_at = 0.0
         self.idle_since: float | None = None
         self.resting = False  # asked to stop for want of work
+        self.stopped_since: float | None = None
 
     def start(self) -> None:
         # In its own session: a Ctrl-C reaches only the supervisor, which then stops the
@@ -211,6 +224,23 @@ class Child:
         if self.idle_since is None:
             self.idle_since = now
         return now - self.idle_since >= self.rests_after
+
+    def stopped_too_long(self) -> bool:
+        """Seen stopped at each look for ``STOPPED_AT_MOST`` seconds (Linux's ``/proc``
+        tells; elsewhere never)."""
+        if self.process is None or not _stopped(self.process.pid):
+            self.stopped_since = None
+            return False
+        now = time.monotonic()
+        if self.stopped_since is None:
+            self.stopped_since = now
+        return now - self.stopped_since >= STOPPED_AT_MOST
+
+    def go_on(self) -> str:
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGCONT)
+        self.stopped_since = None
+        return f"{self.name} was stopped for {STOPPED_AT_MOST:g} s; it goes on."
 
     def rest(self) -> str:
         assert self.process is not None
@@ -300,6 +330,8 @@ def supervise(children: list[Child], *, var_dir: Path, serving: str) -> None:
                     changed = True
                 elif child.rest_due():
                     say(sys.stderr, child.rest())
+                elif child.stopped_too_long():
+                    say(sys.stderr, child.go_on())
             if changed:
                 status_publish(var_dir, children)
             time.sleep(0.5)

@@ -66,6 +66,9 @@ def test_a_web_with_nobody_reading_goes_on(tmp_path):
     os.mkfifo(tmp_path / "unread")
     unread = ActionsTold(str(tmp_path / "unread"))
     unread.tell(starting=True)
+    (tmp_path / "a-file").write_bytes(b"")
+    ActionsTold(str(tmp_path / "a-file")).tell(starting=True)
+    assert (tmp_path / "a-file").read_bytes() == b""
 
 
 @pytest.fixture

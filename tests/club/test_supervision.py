@@ -6,6 +6,7 @@ import ast
 import inspect
 import math
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -16,6 +17,7 @@ import pytest
 
 from tests.processes import alive, in_group
 from tests.waiting import wait_until
+from web import supervision
 from web.supervision import (
     STATUS_FILE,
     Child,
@@ -183,6 +185,25 @@ def test_a_child_started_for_its_work_that_crashed_waits_for_work_not_down():
     assert child.down is not None
     assert not child.restart_due()
     assert child.down is None
+
+
+def test_a_child_stopped_too_long_goes_on(monkeypatch):
+    """The analysis worker's governor holds it a quarter second at a time; one killed
+    during a hold would leave it stopped for good: the supervisor continues it."""
+    monkeypatch.setattr(supervision, "STOPPED_AT_MOST", 0.2)
+    child = Child("analysis", ["sleep", "600"])
+    child.start()
+    assert child.process is not None
+    try:
+        assert not child.stopped_too_long()
+        os.kill(child.process.pid, signal.SIGSTOP)
+        assert wait_until(child.stopped_too_long)
+        assert child.go_on() == "analysis was stopped for 0.2 s; it goes on."
+        assert wait_until(lambda: not child.stopped_too_long())
+        assert child.stopped_since is None
+    finally:
+        child.process.kill()
+        child.process.wait()
 
 
 def test_the_supervisor_runs_without_django():

@@ -88,12 +88,13 @@ class InFlight:
         *lines, self._partial = (self._partial + data).split(b"\n")
         for line in lines:
             pid, sign = line[:-1], line[-1:]
+            if sign not in (b"+", b"-"):
+                continue  # not a line ActionsTold writes
             count = self._count.get(pid, 0) + (1 if sign == b"+" else -1)
             if count > 0:
-                if pid not in self._count or self._count[pid] <= 0:
-                    self._since[pid] = now
+                self._since.setdefault(pid, now)
                 self._count[pid] = count
-            else:  # an end whose start was dropped counts as none
+            else:  # no action left, or an end whose start was dropped: none
                 self._count.pop(pid, None)
                 self._since.pop(pid, None)
 

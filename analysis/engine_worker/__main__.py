@@ -1,5 +1,6 @@
 """``python -m analysis.engine_worker``: the engine worker, with the options of Celery's
-worker that runclub and compose give it. Started without Celery's command line (click
+worker that runclub and compose give it, and its governor (``analysis.engine_governor``)
+when the environment names the web's FIFO. Started without Celery's command line (click
 and every ``celery`` subcommand: 12 MB of a 70 MB process)."""
 
 import argparse

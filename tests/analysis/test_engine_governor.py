@@ -3,16 +3,16 @@
 analyses run")."""
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from django.test import Client
 
 from analysis.engine_governor import HOLD, Governor
+from tests.integration.worker import engine_worker_process
+from tests.processes import alive
 from tests.waiting import wait_until
-from web.actions_in_flight import FIFO_ENV, STALE_AFTER, ActionsTold
+from web.actions_in_flight import STALE_AFTER, ActionsTold
 
 
 def test_the_engine_is_held_while_an_action_is_in_flight():
@@ -35,7 +35,7 @@ def test_each_web_process_is_counted_apart_and_a_line_may_come_in_pieces():
 
 def test_an_end_whose_start_was_dropped_counts_as_none():
     governor = Governor()
-    governor.in_flight.read(b"7-\n", 0.0)
+    governor.in_flight.read(b"7-\n\nx\n", 0.0)
     assert not governor.hold(0.0)
     governor.in_flight.read(b"7+\n", 0.0)
     assert governor.hold(0.0)
@@ -112,30 +112,36 @@ def _reader_there(path: Path) -> bool:
     return True
 
 
-def test_the_governor_stops_the_engine_worker_while_an_action_runs(tmp_path):
-    """A process standing for the engine worker starts its governor as the engine
-    worker's ``__main__`` does; the web's side told of an action stops it (state T),
-    told of its end lets it go on; the governor ends with it."""
+def _governor_of(path: Path) -> tuple[int, int] | None:
+    """The governor reading ``path``, and the process it holds."""
+    for entry in Path("/proc").iterdir():
+        try:
+            args = (entry / "cmdline").read_bytes().decode().split("\0")
+        except OSError:
+            continue
+        if "analysis.engine_governor" in args and str(path) in args:
+            return int(entry.name), int(args[args.index(str(path)) + 1])
+    return None
+
+
+def test_the_engine_worker_holds_still_while_the_web_acts(settings, tmp_path):
+    """The real engine worker, as runclub starts it, starts its governor; told of an
+    action, the governor stops it (state T), of its end lets it go on, and of an action
+    never ended, holds it HOLD seconds at most; it ends with the engine worker."""
     path = tmp_path / "web-actions"
-    engine = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sys, time; from analysis import engine_governor; "
-         "print(engine_governor.start().pid, flush=True); time.sleep(60)"],
-        env={**os.environ, FIFO_ENV: str(path)},
-        stdout=subprocess.PIPE,
-    )  # fmt: skip
-    try:
-        governor = int(engine.stdout.readline())
+    settings.WEB_ACTIONS_FIFO = str(path)  # runclub's engine_environment reads it
+    with engine_worker_process():
         assert wait_until(lambda: _reader_there(path))
+        found = _governor_of(path)
+        assert found is not None
+        governor, engine = found
         told = ActionsTold(str(path))
         told.tell(starting=True)
-        assert wait_until(lambda: _state(engine.pid) == "T")
+        assert wait_until(lambda: _state(engine) == "T")
         told.tell(starting=False)
-        assert wait_until(lambda: _state(engine.pid) != "T")
-        told.tell(starting=True)  # never ended: held HOLD seconds, then free
-        assert wait_until(lambda: _state(engine.pid) == "T")
-        assert wait_until(lambda: _state(engine.pid) != "T")
-    finally:
-        engine.kill()
-        engine.wait()
-    assert wait_until(lambda: not Path(f"/proc/{governor}").exists() or _state(governor) == "Z")
+        assert wait_until(lambda: _state(engine) != "T")
+        told.tell(starting=True)
+        assert wait_until(lambda: _state(engine) == "T")
+        assert wait_until(lambda: _state(engine) != "T")
+        told.tell(starting=False)
+    assert wait_until(lambda: not alive(governor))

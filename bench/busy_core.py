@@ -10,8 +10,9 @@ same ways.
 The idle class gives the spinner no CPU a runnable thread of the ordinary class wants,
 so the wake-up delay should not move; if the work's own CPU time grows beside it, the
 cores share something beneath the scheduler (caches, memory bandwidth, a hypervisor's
-physical cores) and no priority brings the web's speed back while the engine computes
-(docs/analysis.md, "The web while analyses run").
+physical cores) and no priority brings the web's speed back while the engine computes:
+only the engine not computing while an action runs (the engine worker's governor,
+docs/analysis.md, "The web while analyses run").
 """
 
 from __future__ import annotations

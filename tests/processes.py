@@ -61,13 +61,18 @@ def in_group(pgid: int) -> set[int]:
     return found
 
 
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+def state(pid: int) -> str | None:
+    """The state Linux gives ``pid`` (R, S, T stopped, Z a zombie...); None once gone."""
     try:
         with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+            return stat.read().rsplit(")", 1)[1].split()[0]
     except OSError:
-        return False
+        return None
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+    return state(pid) not in (None, "Z")
 
 
 def command_line(pid: int) -> list[str]:

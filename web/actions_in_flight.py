@@ -79,8 +79,8 @@ class InFlight:
     process has in flight, and since when."""
 
     def __init__(self) -> None:
-        self._count: dict[bytes, int] = {}
-        self._since: dict[bytes, float] = {}
+        # A web process' pid: its actions in flight, and since when it has had any.
+        self._in_flight: dict[bytes, tuple[int, float]] = {}
         self._partial = b""
 
     def read(self, data: bytes, now: float) -> None:
@@ -90,18 +90,17 @@ class InFlight:
             pid, sign = line[:-1], line[-1:]
             if sign not in (b"+", b"-"):
                 continue  # not a line ActionsTold writes
-            count = self._count.get(pid, 0) + (1 if sign == b"+" else -1)
+            count, since = self._in_flight.get(pid, (0, now))
+            count += 1 if sign == b"+" else -1
             if count > 0:
-                self._since.setdefault(pid, now)
-                self._count[pid] = count
+                self._in_flight[pid] = (count, since)
             else:  # no action left, or an end whose start was dropped: none
-                self._count.pop(pid, None)
-                self._since.pop(pid, None)
+                self._in_flight.pop(pid, None)
 
     def any(self, now: float) -> bool:
         """Whether some action is in flight at ``now``; those older than STALE_AFTER
         are forgotten."""
-        for pid, since in list(self._since.items()):
+        for pid, (_, since) in list(self._in_flight.items()):
             if now - since > STALE_AFTER:
-                del self._since[pid], self._count[pid]
-        return bool(self._count)
+                del self._in_flight[pid]
+        return bool(self._in_flight)

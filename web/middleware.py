@@ -4,18 +4,17 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from rest_framework.permissions import SAFE_METHODS
 
 from web.actions_in_flight import ActionsTold
-
-# Requests that change nothing: not actions.
-READS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 class ActionsToldMiddleware:
     """Tells the engine worker of this machine as each action (a request that may change
-    something) starts and ends, so that it holds still meanwhile
-    (``web.actions_in_flight``). The reads, the live channel's held requests among
-    them, are not told: a page's waiting would hold the engine for nothing."""
+    something: not one of DRF's ``SAFE_METHODS``, as the write throttle counts them)
+    starts and ends, so that it holds still meanwhile (``web.actions_in_flight``). The
+    reads, the live channel's held requests among them, are not told: a page's waiting
+    would hold the engine for nothing."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -23,7 +22,7 @@ class ActionsToldMiddleware:
         self.told = ActionsTold(fifo) if fifo else None
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if self.told is None or request.method in READS:
+        if self.told is None or request.method in SAFE_METHODS:
             return self.get_response(request)
         self.told.tell(starting=True)
         try:

@@ -10,7 +10,7 @@ from django.test import Client
 
 from analysis.engine_governor import HOLD, Governor
 from tests.integration.worker import engine_worker_process
-from tests.processes import alive
+from tests.processes import alive, state
 from tests.waiting import wait_until
 from web.actions_in_flight import STALE_AFTER, ActionsTold
 
@@ -100,10 +100,6 @@ def test_the_web_tells_each_action_but_not_the_reads(fifo, alice):
     assert _read(fifo) == b"%d+\n%d-\n" % (pid, pid)
 
 
-def _state(pid: int) -> str:
-    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-
-
 def _reader_there(path: Path) -> bool:
     try:
         os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
@@ -137,11 +133,11 @@ def test_the_engine_worker_holds_still_while_the_web_acts(settings, tmp_path):
         governor, engine = found
         told = ActionsTold(str(path))
         told.tell(starting=True)
-        assert wait_until(lambda: _state(engine) == "T")
+        assert wait_until(lambda: state(engine) == "T")
         told.tell(starting=False)
-        assert wait_until(lambda: _state(engine) != "T")
+        assert wait_until(lambda: state(engine) != "T")
         told.tell(starting=True)
-        assert wait_until(lambda: _state(engine) == "T")
-        assert wait_until(lambda: _state(engine) != "T")
+        assert wait_until(lambda: state(engine) == "T")
+        assert wait_until(lambda: state(engine) != "T")
         told.tell(starting=False)
     assert wait_until(lambda: not alive(governor))

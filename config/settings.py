@@ -162,9 +162,15 @@ DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'club.sq
 # Each web thread keeps its own connection for CONN_MAX_AGE seconds, idle or not: with
 # gunicorn's threads (2 workers x 512) that is more than PostgreSQL's 100 connections,
 # and requests fail (bench/api_play.py found it). So by default a request opens its own
-# and closes it; behind a pooler (PgBouncer) set DATABASE_CONN_MAX_AGE to keep them.
+# and closes it; behind a pooler (PgBouncer) set DATABASE_CONN_MAX_AGE to keep them. The
+# worker's and beat's few threads keep theirs (config/worker.py). A kept connection is
+# checked before each request's or task's first query (a database restarted meanwhile).
 DATABASES = {
-    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0))
+    "default": dj_database_url.parse(
+        DATABASE_URL,
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+        conn_health_checks=True,
+    )
 }
 # Seconds a write waits for a lock another holds (SQLite's busy timeout, PostgreSQL's
 # lock_timeout) before the request answers 503 with Retry-After, changing nothing.
@@ -193,7 +199,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the Celery worker share the file: wait for locks, don't fail.
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = sqlite_options(DATABASE_BUSY_TIMEOUT)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -94,3 +94,9 @@ def tree_kill(supervisor: int) -> None:
     for pid in supervised_tree(supervisor):
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+
+
+def with_argument(text: str) -> list[int]:
+    """The processes one of whose arguments holds ``text``."""
+    pids = (int(entry) for entry in os.listdir("/proc") if entry.isdigit())
+    return [pid for pid in pids if any(text in argument for argument in command_line(pid))]

@@ -137,6 +137,19 @@ def test_web_threads_do_not_each_keep_a_database_connection_unless_told_to():
     its connection; DATABASE_CONN_MAX_AGE keeps them (behind a pooler)."""
     assert _database_setting("CONN_MAX_AGE") == "0"
     assert _database_setting("CONN_MAX_AGE", DATABASE_CONN_MAX_AGE="60") == "60"
+    assert _database_setting("CONN_HEALTH_CHECKS") == "True"  # a kept one checked
+
+
+@pytest.mark.parametrize("database", ["sqlite:///club.sqlite3", "postgres://club@db/club"])
+def test_the_workers_threads_keep_their_database_connections(database):
+    """A few threads, not a thousand: each keeps its connection between tasks
+    (config/worker.py), unless told otherwise."""
+    code = "import config.worker, django; django.setup(); from django.conf import settings; "
+    code += "print(settings.DATABASES['default']['CONN_MAX_AGE'])"
+    env = {"DATABASE_URL": database, "DATABASE_CONN_MAX_AGE": ""}
+    assert _printed_by_a_web_worker(code, **env).split() == ["600"]
+    env["DATABASE_CONN_MAX_AGE"] = "30"
+    assert _printed_by_a_web_worker(code, **env).split() == ["30"]
 
 
 def test_database_pool_bounds_the_connections_of_a_process():
@@ -149,10 +162,11 @@ def test_database_pool_bounds_the_connections_of_a_process():
     assert _database_setting("CONN_MAX_AGE", DATABASE_POOL="16", DATABASE_CONN_MAX_AGE="60") == "0"
 
 
-def _printed_by_a_web_worker(code: str) -> str:
+def _printed_by_a_web_worker(code: str, **environment: str) -> str:
     """What ``code`` prints in a fresh interpreter that loads ``config.wsgi`` as gunicorn's
-    workers do (``code`` imports it where it must)."""
+    workers do (``code`` imports it where it must), with ``environment`` added."""
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1"}
+    env.update(environment)
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
     )

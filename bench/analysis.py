@@ -85,9 +85,6 @@ from backgammon.matfile import MatchRecord, export_mat
 from bench.busy_core import spun
 
 ROOT = Path(__file__).resolve().parent.parent
-# Seconds between two of the path's client's polls for the end of its analysis
-# (``path_timer`` says why not more often).
-POLL = 0.02
 
 
 def gnubg_timer(plies: int) -> Callable[[MatchRecord, str], float]:
@@ -461,17 +458,19 @@ def path_timer(
 
     The path ends with the figures stored, at the time the store wrote in its
     transaction (``finished_at``), and read as the API answers them, that read timed
-    apart: how soon a client learns of the end is the client's (a page, the live
-    channel's tick), and a client asking every few milliseconds slows the engine
-    itself. Linux counts a core that runs only idle-class work as idle when it places a
-    thread that wakes, so each poll lands on the engine's core and stops its thread
-    meanwhile: polled every 2-3 ms, a 2-game match took the engine worker 24-26 ms where
-    its bare call took 15-16 (7 December 2026)."""
+    apart: how soon a client learns of the end is the client's. It asks as often as a
+    page's live channel does (``web.live.TICK``, a tenth of a second: a page learns of
+    the end through it), not more: Linux counts a core that runs only idle-class work
+    as idle when it places a thread that wakes, so each poll lands on the engine's core
+    and stops its thread meanwhile. Polled every 2-3 ms, a 2-game match took the engine
+    worker 24-26 ms where its bare call took 15-16; every 20 ms, the path took 1.39-1.48
+    times the bare call, every 0.1 s 1.27-1.33 (7 December 2026)."""
     from django.contrib.auth.models import User
     from django.test import override_settings
 
     from analysis import selectors, services
     from analysis.models import MatchAnalysis
+    from web.live import TICK
 
     staff = User.objects.filter(username="bench").first() or User.objects.create_user(
         "bench", is_staff=True
@@ -488,7 +487,7 @@ def path_timer(
                 analysis = MatchAnalysis.objects.get(imported=imported)
                 if analysis.status in ("done", "failed"):
                     break
-                time.sleep(POLL)
+                time.sleep(TICK)
             assert analysis.status == "done", analysis.error
             assert analysis.plies == plies and analysis.finished_at is not None
             reading = time.perf_counter()

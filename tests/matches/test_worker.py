@@ -53,20 +53,46 @@ def test_a_real_worker_keeps_its_database_connection_between_tasks(alice, bob, s
         settings.MATCHES_TIMEOUT_QUEUE = queue
         [worker] = with_argument(queue)
         assert not _connections_of(worker)
-        match = services.match_create(
-            creator=alice,
-            opponent=bob,
-            options=services.MatchOptions(length=1, clock={"delay": 1, "reserve": 0}),
-        )
-        match = services.match_accept(match=match, player=bob)
-
-        def finished():
-            match.refresh_from_db()
-            return match.status == Match.Status.FINISHED
-
-        assert wait_until(finished, timeout=60, every=0.1)
+        _lost_on_time(alice, bob)
         time.sleep(1)  # the task long over
         assert _connections_of(worker)
+
+
+@pytest.mark.integration
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_replaces_a_kept_connection_the_database_dropped(alice, bob, settings):
+    """The database restarted between two tasks: the next task finds its thread's kept
+    connection dead before its first query, and opens another (CONN_HEALTH_CHECKS)."""
+    with worker_process(test_database=True) as queue:
+        settings.MATCHES_TIMEOUT_QUEUE = queue
+        [worker] = with_argument(queue)
+        _lost_on_time(alice, bob)
+        assert wait_until(lambda: _connections_of(worker))
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        assert wait_until(lambda: not _connections_of(worker))
+        _lost_on_time(alice, bob)
+
+
+def _lost_on_time(alice, bob) -> None:
+    """A 1-point match on a 1-second clock, lost on time by the real worker."""
+    match = services.match_create(
+        creator=alice,
+        opponent=bob,
+        options=services.MatchOptions(length=1, clock={"delay": 1, "reserve": 0}),
+    )
+    match = services.match_accept(match=match, player=bob)
+
+    def finished():
+        match.refresh_from_db()
+        return match.status == Match.Status.FINISHED
+
+    assert wait_until(finished, timeout=60, every=0.1)
+    assert match.ended_by == "timeout"
 
 
 def _connections_of(worker: int) -> int:

@@ -291,7 +291,9 @@ def cpu_snapshot(children: dict[str, subprocess.Popen[bytes]]) -> dict[str, floa
     """CPU seconds used so far by the web server (gunicorn's master and workers), each
     Celery process by its name in ``runclub.service_commands`` (``worker``: the timeouts,
     the sweeps and beat; ``analysis``), PostgreSQL and Redis (``_servers``), this bench,
-    and the whole machine busy (``/proc/stat``): taken before and after a part,
+    the time the hypervisor gave this machine's cores to others (``steal``: another
+    guest's load, which slows a part without running in it), and the whole machine busy
+    (``/proc/stat``, the steal in it): taken before and after a part,
     ``cores_used`` says where the cores went and ``cpu_per_action_line`` what an action
     cost each of them, a figure other work on the machine does not move (it runs on
     other processes), where the part's latencies are the load's."""
@@ -307,6 +309,7 @@ def cpu_snapshot(children: dict[str, subprocess.Popen[bytes]]) -> dict[str, floa
     user, nice, system, _idle, _iowait, irq, softirq, steal, *_rest = map(
         int, Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
     )
+    used["steal"] = steal / tick
     used["machine"] = (user + nice + system + irq + softirq + steal) / tick
     return used
 
@@ -314,8 +317,8 @@ def cpu_snapshot(children: dict[str, subprocess.Popen[bytes]]) -> dict[str, floa
 def cores_used(
     before: dict[str, float], after: dict[str, float], seconds: float
 ) -> dict[str, float]:
-    """Cores each group kept busy between two snapshots; "other" is the machine's rest
-    (other programs, processes that ended meanwhile, the kernel's own)."""
+    """Cores each group kept busy between two snapshots, and stolen; "other" is the
+    machine's rest (other programs, processes that ended meanwhile, the kernel's own)."""
     cores = {group: (after[group] - before[group]) / seconds for group in before}
     machine = cores.pop("machine")
     cores["other"] = max(0.0, machine - sum(cores.values()))
@@ -332,7 +335,7 @@ def cpu_per_action_line(cores: dict[str, float], seconds: float, actions: int) -
     """CPU milliseconds per action, by process (``cores_used`` over the part's actions):
     what one action, with everything it brings about (its followers' live answers, the
     worker's timeouts, the queries), cost each process."""
-    groups = [group for group in cores if group not in ("machine", "other")]
+    groups = [group for group in cores if group not in ("machine", "other", "steal")]
     parts = ", ".join(
         f"{group} {1000 * cores[group] * seconds / max(1, actions):.2f}" for group in groups
     )

@@ -49,7 +49,8 @@ then its peak load twice in one run: games at a club's pace (each side acting ev
 3 s, followed live by streams), first with the analysis worker idle, then with a stream
 of finished matches being analysed beside it (self-played 7-point matches uploaded as
 ``.mat`` files through ``analysis.services`` by a process of its own, kept a few
-waiting, so the worker never rests). Each part prints the actions' p50/p99 (the
+waiting, so the worker never rests; ``--pace``: so many a second instead, a club's
+busiest). Each part prints the actions' p50/p99 (the
 bench's and the web's own log), actions/s, the web's CPU per action (comparable on a
 loaded machine, where wall times are not), the cores busy by process and the analyses
 done; then the parts side by side (``--rounds``: idle then busy, again, to see the
@@ -156,9 +157,11 @@ def analyses_fed(
     stop: Any,
     waiting: int,
     since: datetime,
+    pace: float,
 ) -> None:
     """Keep ``waiting`` analyses queued or running until ``stop`` (an event): a stream of
-    finished matches for the analysis worker. Run in a process of its own (spawned:
+    finished matches for the analysis worker; with ``pace``, one match a ``1 / pace``
+    seconds instead (while fewer than ``waiting`` wait). Run in a process of its own (spawned:
     Django set up from ``env``), so that the bench's clients, threads of the bench's
     process, never wait for this one's interpreter. Each match is uploaded once through
     the service; then copies of the uploads arrive, each asked for
@@ -179,13 +182,14 @@ def analyses_fed(
     sent = 0
     while not stop.is_set():
         queued = MatchAnalysis.objects.filter(queued_at__gte=since, status__in=pending)
-        for _ in range(waiting - queued.count()):
+        wanted = waiting - queued.count()
+        for _ in range(min(wanted, 1) if pace else wanted):
             copy = uploads[sent % len(uploads)]
             copy.pk = None  # saved as a new row: Django's way to copy one
             copy.save()
             services.imported_analysis_request(import_id=copy.pk, user=uploader)
             sent += 1
-        stop.wait(0.2)
+        stop.wait(1 / pace if pace else 0.2)
 
 
 @contextlib.contextmanager
@@ -372,6 +376,7 @@ def beside_web(args: argparse.Namespace) -> None:
         f"{plan.peak_s:.0f} s a part; analyses at {plies}-ply (worker at nice "
         f"{args.analysis_nice}, CPU shares {args.analysis_cpu_shares or 'as started'}), "
         f"{args.waiting} kept waiting, {args.matches} matches uploaded in turn"
+        + (f", {args.pace:g} a second" if args.pace else "")
     )
     started = datetime.now(UTC)  # the database may hold an earlier run's analyses
     with play.service(env, var_dir) as children:
@@ -389,7 +394,7 @@ def beside_web(args: argparse.Namespace) -> None:
             fed_from = datetime.now(UTC)
             feeder = spawned.Process(
                 target=analyses_fed,
-                args=(env, texts, uploader.pk, stop, args.waiting, started),
+                args=(env, texts, uploader.pk, stop, args.waiting, started, args.pace),
                 name="feeder",
             )
             with beside(children, "feeder", feeder, stop):
@@ -543,6 +548,12 @@ def main() -> None:
     web.add_argument("--games", type=int, default=40, help="games at once (default 40)")
     web.add_argument("--seconds", type=float, default=60, help="each part's length (default 60)")
     web.add_argument("--waiting", type=int, default=4, help="analyses kept waiting (default 4)")
+    web.add_argument(
+        "--pace",
+        type=float,
+        default=0,
+        help="finished matches a second (default 0: as many as the worker takes, never resting)",
+    )
     web.add_argument(
         "--analysis-nice",
         type=int,

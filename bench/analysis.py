@@ -49,12 +49,13 @@ then its peak load twice in one run: games at a club's pace (each side acting ev
 3 s, followed live by streams), first with the analysis worker idle, then with a stream
 of finished matches being analysed beside it (self-played 7-point matches uploaded as
 ``.mat`` files through ``analysis.services`` by a process of its own, kept a few
-waiting, so the worker never rests; ``--pace``: so many a second instead, a club's
-busiest). Each part prints the actions' p50/p99 (the
-bench's and the web's own log), actions/s, the web's CPU per action (comparable on a
-loaded machine, where wall times are not), the cores busy by process and the analyses
-done; then the parts side by side (``--rounds``: idle then busy, again, to see the
-machine's drift between parts). ``--spinner`` adds a control part after each round: a
+waiting, so the worker never rests; ``--pace``: so many a second instead, where a
+club's busiest night finishes a match or a chouette game a minute or so). Each part
+prints the actions' p50/p99 (the bench's and the web's own log), actions/s, the web's
+CPU per action (comparable on a loaded machine, where wall times are not), the cores
+busy by process and the analyses done; then the parts side by side (``--rounds``: idle
+then busy, again, to see the machine's drift between parts, and each kind of part's
+actions pooled). ``--spinner`` adds a control part after each round: a
 process of the idle scheduling class spinning beside the web, nothing of the service's,
 to tell the machine's part of a rise from the analyses'.
 """

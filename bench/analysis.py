@@ -161,10 +161,10 @@ def analyses_fed(
     pace: float,
 ) -> None:
     """Keep ``waiting`` analyses queued or running until ``stop`` (an event): a stream of
-    finished matches for the analysis worker; with ``pace``, one match a ``1 / pace``
-    seconds instead (while fewer than ``waiting`` wait). Run in a process of its own (spawned:
-    Django set up from ``env``), so that the bench's clients, threads of the bench's
-    process, never wait for this one's interpreter. Each match is uploaded once through
+    finished matches for the analysis worker; with ``pace``, one match every ``1 / pace``
+    seconds instead (while fewer than ``waiting`` wait). Run in a process of its own
+    (spawned: Django set up from ``env``), so that the bench's clients, threads of the
+    bench's process, never wait for this one's interpreter. Each match is uploaded once through
     the service; then copies of the uploads arrive, each asked for
     (``imported_analysis_request``), so that the feeder does not read the files again
     (37 ms each). Analyses of an earlier run, queued before ``since``, are not counted:

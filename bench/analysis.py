@@ -160,12 +160,12 @@ def analyses_fed(
     since: datetime,
     pace: float,
 ) -> None:
-    """Keep ``waiting`` analyses queued or running until ``stop`` (an event): a stream of
-    finished matches for the analysis worker; with ``pace``, one match every ``1 / pace``
-    seconds instead (while fewer than ``waiting`` wait). Run in a process of its own
-    (spawned: Django set up from ``env``), so that the bench's clients, threads of the
-    bench's process, never wait for this one's interpreter. Each match is uploaded once through
-    the service; then copies of the uploads arrive, each asked for
+    """Keep ``waiting`` analyses queued or running until ``stop`` (an event): a stream
+    of finished matches for the analysis worker; with ``pace``, that many matches a
+    second instead (while fewer than ``waiting`` wait). Run in a process of
+    its own (spawned: Django set up from ``env``), so that the bench's clients, threads of
+    the bench's process, never wait for this one's interpreter. Each match is uploaded
+    once through the service; then copies of the uploads arrive, each asked for
     (``imported_analysis_request``), so that the feeder does not read the files again
     (37 ms each). Analyses of an earlier run, queued before ``since``, are not counted:
     the broker was emptied."""
@@ -283,12 +283,12 @@ def report_side_by_side(parts: list[Part], play: Any) -> None:
     pooled, whose p99 (over three rounds of 60 s, the 36th slowest of 3,600 actions)
     moves less from one run to the next than one part's (the 12th slowest of 1,200)."""
     print("\nThe web's actions, the analysis worker idle and busy (ms; CPU ms an action)")
-    rows = [_side_row(part.name, [part], play, part.load) for part in parts]
+    rows = [_side_row(part.name, [part], play) for part in parts]
     names = list(dict.fromkeys(part.name for part in parts))
     if len(parts) > len(names):
         for name in names:
             alike = [part for part in parts if part.name == name]
-            rows.append(_side_row(f"{name}, all {len(alike)}", alike, play, ""))
+            rows.append(_side_row(f"{name}, all {len(alike)}", alike, play))
     header = ["analysis", "p50", "p99", "web p99", "acts/s", "CPU/act", "thr CPU", "anal/s"]
     play.table([*header, "load"], rows, first=max(len(row[0]) for row in rows))
     print(
@@ -300,8 +300,9 @@ def report_side_by_side(parts: list[Part], play: Any) -> None:
     )
 
 
-def _side_row(name: str, parts: list[Part], play: Any, load: str) -> list[str]:
-    """A row of ``report_side_by_side``: the actions of ``parts`` together."""
+def _side_row(name: str, parts: list[Part], play: Any) -> list[str]:
+    """A row of ``report_side_by_side``: the actions of ``parts`` together (the load at
+    the start of a single part's)."""
     results = [part.peak for part in parts]
     actions = [
         v for r in results for kind in play.ACTIONS for v in r.record.latencies.get(kind, [])
@@ -317,7 +318,7 @@ def _side_row(name: str, parts: list[Part], play: Any, load: str) -> list[str]:
         f"{1000 * sum(r.cpu for r in results) / max(1, len(actions)):.1f}",
         f"{1000 * statistics.fmean(t.cpu for t in logged):.1f}" if logged else "",
         f"{sum(part.analysed for part in parts) / seconds:.2f}",
-        load.removeprefix("load average ").split()[0] if load else "",
+        parts[0].load.removeprefix("load average ").split()[0] if len(parts) == 1 else "",
     ]
 
 

@@ -10,7 +10,7 @@ from django.test import Client
 
 from analysis.engine_governor import HOLD, Governor
 from tests.integration.worker import engine_worker_process
-from tests.processes import alive, state
+from tests.processes import alive, command_line, state, with_argument
 from tests.waiting import wait_until
 from web.actions_in_flight import STALE_AFTER, ActionsTold
 
@@ -110,13 +110,10 @@ def _reader_there(path: Path) -> bool:
 
 def _governor_of(path: Path) -> tuple[int, int] | None:
     """The governor reading ``path``, and the process it holds."""
-    for entry in Path("/proc").iterdir():
-        try:
-            args = (entry / "cmdline").read_bytes().decode().split("\0")
-        except OSError:
-            continue
+    for pid in with_argument(str(path)):
+        args = command_line(pid)
         if "analysis.engine_governor" in args and str(path) in args:
-            return int(entry.name), int(args[args.index(str(path)) + 1])
+            return pid, int(args[args.index(str(path)) + 1])
     return None
 
 

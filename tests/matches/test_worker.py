@@ -51,7 +51,7 @@ def test_a_real_worker_keeps_its_database_connection_between_tasks(alice, bob, s
     timeout is applied, the worker still holds its connection to the test's database."""
     with worker_process(test_database=True) as queue:
         settings.MATCHES_TIMEOUT_QUEUE = queue
-        [worker] = with_argument(queue)
+        worker = _the_worker(queue)
         assert not _connections_of(worker)
         _lost_on_time(alice, bob)
         time.sleep(1)  # the task long over
@@ -66,7 +66,7 @@ def test_a_real_worker_replaces_a_kept_connection_the_database_dropped(alice, bo
     connection dead before its first query, and opens another (CONN_HEALTH_CHECKS)."""
     with worker_process(test_database=True) as queue:
         settings.MATCHES_TIMEOUT_QUEUE = queue
-        [worker] = with_argument(queue)
+        worker = _the_worker(queue)
         _lost_on_time(alice, bob)
         assert wait_until(lambda: _connections_of(worker))
         with connection.cursor() as cursor:
@@ -93,6 +93,14 @@ def _lost_on_time(alice, bob) -> None:
 
     assert wait_until(finished, timeout=60, every=0.1)
     assert match.ended_by == "timeout"
+
+
+def _the_worker(queue: str) -> int:
+    """The worker's process once it runs its own program: a child just forked shows its
+    parent's command line (pytest's) until it has exec'd."""
+    assert wait_until(lambda: with_argument(queue))
+    [worker] = with_argument(queue)
+    return worker
 
 
 def _connections_of(worker: int) -> int:

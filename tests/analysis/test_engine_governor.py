@@ -120,7 +120,8 @@ def _governor_of(path: Path) -> tuple[int, int] | None:
 def test_the_engine_worker_holds_still_while_the_web_acts(settings, tmp_path):
     """The real engine worker, as runclub starts it, starts its governor; told of an
     action, the governor stops it (state T), of its end lets it go on, and of an action
-    never ended, holds it HOLD seconds at most; it ends with the engine worker."""
+    never ended, holds it HOLD seconds at most; it ends with the engine worker. It wakes
+    in a scheduling group of its own (a session), not in the engine worker's."""
     path = tmp_path / "web-actions"
     settings.WEB_ACTIONS_FIFO = str(path)  # runclub's engine_environment reads it
     with engine_worker_process():
@@ -128,6 +129,8 @@ def test_the_engine_worker_holds_still_while_the_web_acts(settings, tmp_path):
         found = _governor_of(path)
         assert found is not None
         governor, engine = found
+        # Its own session: its own scheduling group, not the engine's, of the lowest weight.
+        assert os.getsid(governor) == governor != os.getsid(engine)
         told = ActionsTold(str(path))
         told.tell(starting=True)
         assert wait_until(lambda: state(engine) == "T")

@@ -330,15 +330,25 @@ def renice(pids: list[int], nice: int) -> None:
             os.setpriority(os.PRIO_PROCESS, int(thread.name), nice)
 
 
-def into_cpu_group(pids: list[int], shares: int) -> None:
+def engine_worker(pid: int, play: Any) -> list[int]:
+    """The engine worker's processes, its governor left out: a session of its own, which
+    must wake at once (``analysis.engine_governor.start``)."""
+    return [child for child in play._tree(pid) if os.getpgid(child) == os.getpgid(pid)]
+
+
+def into_cpu_group(pids: list[int], *, shares: int = 0, idle: bool = False) -> None:
     """Every thread of these processes in a CPU cgroup of ``shares`` (cgroup v1's cpu
-    controller, what compose's ``cpu_shares`` sets for a container; root only). Threads
-    made later join their maker's group."""
+    controller, what compose's ``cpu_shares`` sets for a container; root only), or marked
+    ``idle`` (``cpu.idle``: the group gives way to the others as a thread of the idle
+    class does, where a group of the lowest weight still takes its turn; systemd's
+    ``CPUWeight=idle``). Threads made later join their maker's group."""
     group = Path("/sys/fs/cgroup/cpu/bench-analysis")
     if not group.parent.is_dir():
-        raise SystemExit("--analysis-cpu-shares needs cgroup v1's cpu controller")
+        raise SystemExit("--analysis-cpu-shares and -idle need cgroup v1's cpu controller")
     group.mkdir(exist_ok=True)
-    (group / "cpu.shares").write_text(str(shares))
+    (group / "cpu.idle").write_text("1" if idle else "0")
+    if shares:
+        (group / "cpu.shares").write_text(str(shares))
     for pid in pids:
         for thread in Path(f"/proc/{pid}/task").iterdir():
             (group / "tasks").write_text(thread.name)
@@ -376,7 +386,9 @@ def beside_web(args: argparse.Namespace) -> None:
     print(
         f"Load: {plan.games} games at once, each side acting every 1-3 s, followed by streams, "
         f"{plan.peak_s:.0f} s a part; analyses at {plies}-ply (worker at nice "
-        f"{args.analysis_nice}, CPU shares {args.analysis_cpu_shares or 'as started'}), "
+        f"{args.analysis_nice}, CPU shares {args.analysis_cpu_shares or 'as started'}"
+        + (", its cgroup idle" if args.analysis_cpu_idle else "")
+        + "), "
         f"{args.waiting} kept waiting, {args.matches} matches uploaded in turn"
         + (f", {args.pace:g} a second" if args.pace else "")
     )
@@ -384,8 +396,12 @@ def beside_web(args: argparse.Namespace) -> None:
     with play.service(env, var_dir) as children:
         if args.analysis_nice:
             renice(play._tree(children["analysis"].pid), args.analysis_nice)
-        if args.analysis_cpu_shares:
-            into_cpu_group(play._tree(children["analysis"].pid), args.analysis_cpu_shares)
+        if args.analysis_cpu_shares or args.analysis_cpu_idle:
+            into_cpu_group(
+                engine_worker(children["analysis"].pid, play),
+                shares=args.analysis_cpu_shares,
+                idle=args.analysis_cpu_idle,
+            )
         log = var_dir / "web.log"
         parts = []
         for _ in range(args.rounds):
@@ -567,6 +583,11 @@ def main() -> None:
         type=int,
         default=0,
         help="run the analysis worker in a CPU cgroup of these shares (compose's cpu_shares)",
+    )
+    web.add_argument(
+        "--analysis-cpu-idle",
+        action="store_true",
+        help="run the analysis worker in a CPU cgroup marked idle (cpu.idle; root only)",
     )
     web.add_argument(
         "--spinner",

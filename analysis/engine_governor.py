@@ -100,8 +100,8 @@ def govern(path: str, engine_pid: int) -> None:
 def start() -> subprocess.Popen[bytes] | None:
     """The governor of this process, when the environment names the web's FIFO; in a
     session of its own, so in a scheduling group of its own at the ordinary weight: in
-    the engine worker's, at the lowest (``give_way_as_a_group``), it woke up to 9 ms
-    after an action had started, the engine computing meanwhile (bench/README.md, "The
+    the engine worker's, at the lowest (``give_way_as_a_group``), told of an action it
+    waited up to 9 ms for a core, the engine computing meanwhile (bench/README.md, "The
     governor in a session of its own"). Outside the engine worker's process group, it
     is not in the kills aimed at that group; it ends within ``LOOK_EVERY`` of it."""
     path = os.environ.get(FIFO_ENV)

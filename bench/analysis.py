@@ -346,7 +346,8 @@ def into_cpu_group(pids: list[int], *, shares: int = 0, idle: bool = False) -> N
     if not group.parent.is_dir():
         raise SystemExit("--analysis-cpu-shares and -idle need cgroup v1's cpu controller")
     group.mkdir(exist_ok=True)
-    (group / "cpu.idle").write_text("1" if idle else "0")
+    if idle or (group / "cpu.idle").exists():  # a kernel older than 5.15 has none
+        (group / "cpu.idle").write_text("1" if idle else "0")
     if shares:
         (group / "cpu.shares").write_text(str(shares))
     for pid in pids:
@@ -395,7 +396,7 @@ def beside_web(args: argparse.Namespace) -> None:
     started = datetime.now(UTC)  # the database may hold an earlier run's analyses
     with play.service(env, var_dir) as children:
         if args.analysis_nice:
-            renice(play._tree(children["analysis"].pid), args.analysis_nice)
+            renice(engine_worker(children["analysis"].pid, play), args.analysis_nice)
         if args.analysis_cpu_shares or args.analysis_cpu_idle:
             into_cpu_group(
                 engine_worker(children["analysis"].pid, play),

@@ -384,25 +384,22 @@ def beside_web(args: argparse.Namespace) -> None:
     texts = [export_mat(record) for record in self_played(names, args.matches, args.seed)]
     print(f"Machine: {os.cpu_count()} cores, {play.load_average()} at the start; logs in {var_dir}")
     print(f"Service tree: {play.TREE} ({play.tree_commit()}); web on {play.BIND}")
+    placement = f"worker at nice {args.analysis_nice}, CPU shares "
+    placement += f"{args.analysis_cpu_shares or 'as started'}"
+    placement += ", its cgroup idle" if args.analysis_cpu_idle else ""
+    pace = f", {args.pace:g} a second" if args.pace else ""
     print(
         f"Load: {plan.games} games at once, each side acting every 1-3 s, followed by streams, "
-        f"{plan.peak_s:.0f} s a part; analyses at {plies}-ply (worker at nice "
-        f"{args.analysis_nice}, CPU shares {args.analysis_cpu_shares or 'as started'}"
-        + (", its cgroup idle" if args.analysis_cpu_idle else "")
-        + "), "
-        f"{args.waiting} kept waiting, {args.matches} matches uploaded in turn"
-        + (f", {args.pace:g} a second" if args.pace else "")
+        f"{plan.peak_s:.0f} s a part; analyses at {plies}-ply ({placement}), "
+        f"{args.waiting} kept waiting, {args.matches} matches uploaded in turn{pace}"
     )
     started = datetime.now(UTC)  # the database may hold an earlier run's analyses
     with play.service(env, var_dir) as children:
+        engine = engine_worker(children["analysis"].pid, play)
         if args.analysis_nice:
-            renice(engine_worker(children["analysis"].pid, play), args.analysis_nice)
+            renice(engine, args.analysis_nice)
         if args.analysis_cpu_shares or args.analysis_cpu_idle:
-            into_cpu_group(
-                engine_worker(children["analysis"].pid, play),
-                shares=args.analysis_cpu_shares,
-                idle=args.analysis_cpu_idle,
-            )
+            into_cpu_group(engine, shares=args.analysis_cpu_shares, idle=args.analysis_cpu_idle)
         log = var_dir / "web.log"
         parts = []
         for _ in range(args.rounds):

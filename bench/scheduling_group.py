@@ -14,27 +14,33 @@ bench/README.md ("The engine worker in the web's scheduling group") has the figu
 """
 
 import argparse
+import multiprocessing
 import os
-import subprocess
 import sys
 import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.busy_core import spun
+
+SPAWNED = multiprocessing.get_context("spawn")
 
 CORE = 1
 GAP_NS = 300_000
 BUSY_NS = 8_000_000
 ASLEEP_S = 0.004
 
-# The spinner: its core the first argument, where it is ("apart", "together") the second.
-SPINNER = """
-import os, sys
-os.sched_setaffinity(0, {int(sys.argv[1])})
-os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-if sys.argv[2] == "apart":
-    with open("/proc/self/autogroup", "w") as group:
-        group.write("19")
-while True:
-    pass
-"""
+
+def spinning(stop: Any, core: int, apart: bool) -> None:
+    """``busy_core.spun`` on ``core``; ``apart``: in a session, so a group, of its own
+    at the lowest weight, as runclub starts the engine worker."""
+    os.sched_setaffinity(0, {core})
+    if apart:
+        os.setsid()
+        Path("/proc/self/autogroup").write_text("19")
+    spun(stop)
 
 
 def gaps(seconds: float) -> list[int]:
@@ -57,18 +63,17 @@ def gaps(seconds: float) -> list[int]:
 def measured(where: str, seconds: float) -> str:
     """One line: the loop's gaps beside a spinner ``where`` ("apart", "together") or
     none ("alone")."""
-    spinner = None
+    spinner, stop = None, SPAWNED.Event()
     if where != "alone":
-        spinner = subprocess.Popen(
-            [sys.executable, "-c", SPINNER, str(CORE), where], start_new_session=where == "apart"
-        )
+        spinner = SPAWNED.Process(target=spinning, args=(stop, CORE, where == "apart"))
+        spinner.start()
         time.sleep(0.5)
     try:
         found = gaps(seconds)
     finally:
+        stop.set()
         if spinner is not None:
-            spinner.kill()
-            spinner.wait()
+            spinner.join()
     taken = sum(found) / 1e6
     longest = max(found, default=0) / 1e6
     return f"{where:9} {len(found):6} {taken:9.1f} {taken / seconds / 10:8.2f} {longest:10.2f}"

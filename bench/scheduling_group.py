@@ -33,10 +33,11 @@ BUSY_NS = 8_000_000
 ASLEEP_S = 0.004
 
 
-def spinning(stop: Any, core: int, apart: bool) -> None:
-    """``busy_core.spun`` on ``core``; ``apart``: in a session, so a group, of its own
-    at the lowest weight, as runclub starts the engine worker."""
-    os.sched_setaffinity(0, {core})
+def spinning(stop: Any, core: int | None, apart: bool) -> None:
+    """``busy_core.spun`` on ``core`` (None: any); ``apart``: in a session, so a group,
+    of its own at the lowest weight, as runclub starts the engine worker."""
+    if core is not None:
+        os.sched_setaffinity(0, {core})
     if apart:
         os.setsid()
         Path("/proc/self/autogroup").write_text("19")

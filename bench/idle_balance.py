@@ -1,0 +1,163 @@
+"""Do the ordinary class's threads wait longer for each other beside an idle-class one?
+Four processes of bursts (2 ms of CPU after a sleep of 6 ms on average: about a core
+between them, as the web's threads, the database and the workers at a peak) and the
+time they wait on a run queue for each millisecond of their CPU (``/proc/self/schedstat``),
+alone, beside a process spinning in the idle class as runclub starts the engine worker
+(a session, so a scheduling group, of its own at the lowest weight), and beside the
+same spinner napping ``NAP_US`` microseconds every ``NAP_EVERY_US``.
+
+    .venv/bin/python bench/idle_balance.py [--rounds 3] [--seconds 8]
+
+Why it can: Linux pulls a waiting thread onto another core the moment that core has
+nothing of the fair class left to run ("newly idle" balancing). An idle-class thread is
+of the fair class, so a core that runs one beside its ordinary work never has nothing:
+a burst queued behind another on the first core waits for it, or for the second core's
+next balancing tick (4 ms at HZ 250), rather than moving at once. A nap empties the
+core's queue for a moment, and the balancing runs.
+
+The naps are a POSIX timer aimed at the spinner's thread whose signal's handler is
+libc's ``usleep`` (called with the signal's number: signal 40 naps 40 µs), because a
+Python handler runs only between two bytecodes, never inside an engine's C++ call.
+Linux only; no root. bench/README.md ("The idle class and newly idle balancing") has the
+figures.
+"""
+
+import argparse
+import ctypes
+import multiprocessing
+import os
+import random
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.scheduling_group import spinning
+
+SPAWNED = multiprocessing.get_context("spawn")
+
+BURSTS = 4
+BURST_S = 0.002
+ASLEEP_MEAN_S = 0.006
+NAP_EVERY_US = 1000
+NAP_US = 40  # a real-time signal's number: usleep's argument
+CLOCK_MONOTONIC = 1
+SIGEV_THREAD_ID = 4
+
+
+class _SigEvent(ctypes.Structure):
+    """glibc's ``struct sigevent`` (64 bytes), its thread id where SIGEV_THREAD_ID reads it."""
+
+    _fields_ = [
+        ("value", ctypes.c_void_p),
+        ("signo", ctypes.c_int),
+        ("notify", ctypes.c_int),
+        ("thread_id", ctypes.c_int),
+        ("padding", ctypes.c_byte * 44),
+    ]
+
+
+class _TimeSpec(ctypes.Structure):
+    _fields_ = [("seconds", ctypes.c_long), ("nanoseconds", ctypes.c_long)]
+
+
+class _TimerSpec(ctypes.Structure):
+    _fields_ = [("interval", _TimeSpec), ("first", _TimeSpec)]
+
+
+def napping(every_us: int, nap_us: int) -> None:
+    """This thread naps ``nap_us`` microseconds every ``every_us`` from now on."""
+    assert signal.SIGRTMIN <= nap_us <= signal.SIGRTMAX, "the nap is a real-time signal's number"
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.signal.argtypes = [ctypes.c_int, ctypes.c_void_p]
+    libc.signal(nap_us, ctypes.cast(libc.usleep, ctypes.c_void_p))
+    event = _SigEvent(signo=nap_us, notify=SIGEV_THREAD_ID, thread_id=libc.gettid())
+    timer = ctypes.c_void_p()
+    if libc.timer_create(CLOCK_MONOTONIC, ctypes.byref(event), ctypes.byref(timer)):
+        raise OSError(ctypes.get_errno(), "timer_create")
+    period = _TimeSpec(0, every_us * 1000)
+    libc.timer_settime(timer, 0, ctypes.byref(_TimerSpec(period, period)), None)
+
+
+def napping_spinner(stop: Any) -> None:
+    """``scheduling_group.spinning`` apart, on any core, napping."""
+    napping(NAP_EVERY_US, NAP_US)
+    spinning(stop, None, apart=True)
+
+
+def bursts(seconds: float, seed: int, waits: Any) -> None:
+    """Bursts for ``seconds``; then this process' (run, wait) nanoseconds into ``waits``."""
+    chance = random.Random(seed)
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        time.sleep(chance.expovariate(1 / ASLEEP_MEAN_S))
+        busy_until = time.thread_time() + BURST_S
+        while time.thread_time() < busy_until:
+            pass
+    run, wait, _ = map(int, Path("/proc/self/schedstat").read_text().split())
+    waits.put((run, wait))
+
+
+def measured(beside: str, seconds: float, seed: int) -> tuple[float, float]:
+    """The bursts' run-queue wait per millisecond of their CPU beside ``beside`` ("nothing",
+    "a spinner" or "a napping spinner"), and the cores the spinner had meanwhile."""
+    stop, spinner = SPAWNED.Event(), None
+    if beside != "nothing":
+        if beside == "a spinner":
+            spinner = SPAWNED.Process(target=spinning, args=(stop, None, True))
+        else:
+            spinner = SPAWNED.Process(target=napping_spinner, args=(stop,))
+        spinner.start()
+        time.sleep(0.5)
+    waits = SPAWNED.Queue()
+    workers = [
+        SPAWNED.Process(target=bursts, args=(seconds, seed + n, waits)) for n in range(BURSTS)
+    ]
+    spun_before, started = _cpu(spinner), time.monotonic()
+    try:
+        for worker in workers:
+            worker.start()
+        ran = [waits.get() for _ in workers]
+        spun = (_cpu(spinner) - spun_before) / (time.monotonic() - started)
+    finally:
+        for worker in workers:
+            worker.join()
+        stop.set()
+        if spinner is not None:
+            spinner.join()
+    return sum(wait for _, wait in ran) / sum(run for run, _ in ran), spun
+
+
+def _cpu(process: Any) -> float:
+    """The CPU seconds ``process`` (a started one, or None: 0) has spent."""
+    if process is None:
+        return 0.0
+    fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3, help="default 3")
+    parser.add_argument("--seconds", type=float, default=8.0, help="each part (default 8)")
+    args = parser.parse_args()
+    sides = ("nothing", "a spinner", "a napping spinner")
+    print(
+        f"{BURSTS} processes of {BURST_S * 1e3:g} ms bursts, {ASLEEP_MEAN_S * 1e3:g} ms asleep "
+        f"on average, {args.seconds:g} s a part; naps of {NAP_US} µs every {NAP_EVERY_US} µs.\n"
+        "Their run-queue wait per ms of their CPU (and the cores the spinner had), beside:"
+    )
+    print("round  " + "".join(f"{side:>20}" for side in sides))
+    for round_ in range(1, args.rounds + 1):
+        cells = []
+        for side in sides:
+            wait, spun = measured(side, args.seconds, seed=round_ * 10)
+            cells.append(f"{wait:.2f}" + (f" ({spun:.2f})" if spun else ""))
+        print(f"{round_:5}  " + "".join(f"{cell:>20}" for cell in cells), flush=True)
+
+
+if __name__ == "__main__":
+    main()

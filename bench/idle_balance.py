@@ -8,7 +8,7 @@ same spinner napping ``NAP_US`` microseconds every ``NAP_EVERY_US``.
 
     .venv/bin/python bench/idle_balance.py [--rounds 3] [--seconds 8]
 
-Why it can: Linux pulls a waiting thread onto another core the moment that core has
+How it can: Linux pulls a waiting thread onto another core the moment that core has
 nothing of the fair class left to run ("newly idle" balancing). An idle-class thread is
 of the fair class, so a core that runs one beside its ordinary work never has nothing:
 a burst queued behind another on the first core waits for it, or for the second core's
@@ -120,7 +120,7 @@ def measured(beside: str, seconds: float, seed: int) -> tuple[float, float]:
     try:
         for worker in workers:
             worker.start()
-        ran = [waits.get() for _ in workers]
+        ran = [waits.get(timeout=seconds + 30) for _ in workers]
         spun = (_cpu(spinner) - spun_before) / (time.monotonic() - started)
     finally:
         for worker in workers:

@@ -24,7 +24,6 @@ figures.
 
 import argparse
 import ctypes
-import multiprocessing
 import os
 import random
 import signal
@@ -35,9 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.scheduling_group import spinning
-
-SPAWNED = multiprocessing.get_context("spawn")
+from bench.scheduling_group import SPAWNED, spinning
 
 BURSTS = 4
 BURST_S = 0.002

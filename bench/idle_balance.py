@@ -3,8 +3,10 @@ Four processes of bursts (2 ms of CPU after a sleep of 6 ms on average: about a 
 between them, as the web's threads, the database and the workers at a peak) and the
 time they wait on a run queue for each millisecond of their CPU (``/proc/self/schedstat``),
 alone, beside a process spinning in the idle class as runclub starts the engine worker
-(a session, so a scheduling group, of its own at the lowest weight), and beside the
-same spinner napping ``NAP_US`` microseconds every ``NAP_EVERY_US``.
+(a session, so a scheduling group, of its own at the lowest weight), beside the same
+spinner napping ``NAP_US`` microseconds every ``NAP_EVERY_US``, and beside it stopped
+(``SIGSTOP``) while any burst runs, by the bursts themselves: the engine worker's
+governor without its hop.
 
     .venv/bin/python bench/idle_balance.py [--rounds 3] [--seconds 8]
 
@@ -13,7 +15,7 @@ nothing of the fair class left to run ("newly idle" balancing). An idle-class th
 of the fair class, so a core that runs one beside its ordinary work never has nothing:
 a burst queued behind another on the first core waits for it, or for the second core's
 next balancing tick (4 ms at HZ 250), rather than moving at once. A nap empties the
-core's queue for a moment, and the balancing runs.
+core's queue for a moment, and the balancing runs; a stopped spinner leaves it empty.
 
 The naps are a POSIX timer aimed at the spinner's thread whose signal's handler is
 libc's ``usleep`` (called with the signal's number: signal 40 naps 40 µs), because a
@@ -41,6 +43,7 @@ BURST_S = 0.002
 ASLEEP_MEAN_S = 0.006
 NAP_EVERY_US = 1000
 NAP_US = 40  # a real-time signal's number: usleep's argument
+SIDES = ("nothing", "a spinner", "a napping spinner", "a held spinner")
 CLOCK_MONOTONIC = 1
 SIGEV_THREAD_ID = 4
 
@@ -85,33 +88,51 @@ def napping_spinner(stop: Any) -> None:
     spinning(stop, None, apart=True)
 
 
-def bursts(seconds: float, seed: int, waits: Any) -> None:
-    """Bursts for ``seconds``; then this process' (run, wait) nanoseconds into ``waits``."""
+def bursts(seconds: float, seed: int, waits: Any, holding: Any, held_pid: int) -> None:
+    """Bursts for ``seconds``; then this process' (run, wait) nanoseconds into ``waits``.
+    With ``held_pid``, the spinner is stopped while any burst runs (``holding``: the
+    count of bursts running, shared), by the bursts themselves: a governor without its
+    hop."""
     chance = random.Random(seed)
     until = time.monotonic() + seconds
     while time.monotonic() < until:
         time.sleep(chance.expovariate(1 / ASLEEP_MEAN_S))
+        if held_pid:
+            _count(holding, +1, held_pid, signal.SIGSTOP)
         busy_until = time.thread_time() + BURST_S
         while time.thread_time() < busy_until:
             pass
+        if held_pid:
+            _count(holding, -1, held_pid, signal.SIGCONT)
     run, wait, _ = map(int, Path("/proc/self/schedstat").read_text().split())
     waits.put((run, wait))
 
 
+def _count(holding: Any, step: int, held_pid: int, then: signal.Signals) -> None:
+    """One burst more or less running; the spinner stopped at the first, continued after
+    the last."""
+    with holding.get_lock():
+        holding.value += step
+        if holding.value == (1 if step > 0 else 0):
+            os.kill(held_pid, then)
+
+
 def measured(beside: str, seconds: float, seed: int) -> tuple[float, float]:
-    """The bursts' run-queue wait per millisecond of their CPU beside ``beside`` ("nothing",
-    "a spinner" or "a napping spinner"), and the cores the spinner had meanwhile."""
+    """The bursts' run-queue wait per millisecond of their CPU beside ``beside`` (one of
+    ``SIDES``), and the cores the spinner had meanwhile."""
     stop, spinner = SPAWNED.Event(), None
     if beside != "nothing":
-        if beside == "a spinner":
-            spinner = SPAWNED.Process(target=spinning, args=(stop, None, True))
-        else:
+        if beside == "a napping spinner":
             spinner = SPAWNED.Process(target=napping_spinner, args=(stop,))
+        else:
+            spinner = SPAWNED.Process(target=spinning, args=(stop, None, True))
         spinner.start()
         time.sleep(0.5)
-    waits = SPAWNED.Queue()
+    waits, holding = SPAWNED.Queue(), SPAWNED.Value("i", 0)
+    held_pid = spinner.pid if spinner is not None and beside == "a held spinner" else 0
     workers = [
-        SPAWNED.Process(target=bursts, args=(seconds, seed + n, waits)) for n in range(BURSTS)
+        SPAWNED.Process(target=bursts, args=(seconds, seed + n, waits, holding, held_pid))
+        for n in range(BURSTS)
     ]
     spun_before, started = _cpu(spinner), time.monotonic()
     try:
@@ -124,6 +145,7 @@ def measured(beside: str, seconds: float, seed: int) -> tuple[float, float]:
             worker.join()
         stop.set()
         if spinner is not None:
+            os.kill(spinner.pid, signal.SIGCONT)
             spinner.join()
     return sum(wait for _, wait in ran) / sum(run for run, _ in ran), spun
 
@@ -141,16 +163,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="default 3")
     parser.add_argument("--seconds", type=float, default=8.0, help="each part (default 8)")
     args = parser.parse_args()
-    sides = ("nothing", "a spinner", "a napping spinner")
     print(
         f"{BURSTS} processes of {BURST_S * 1e3:g} ms bursts, {ASLEEP_MEAN_S * 1e3:g} ms asleep "
         f"on average, {args.seconds:g} s a part; naps of {NAP_US} µs every {NAP_EVERY_US} µs.\n"
         "Their run-queue wait per ms of their CPU (and the cores the spinner had), beside:"
     )
-    print("round  " + "".join(f"{side:>20}" for side in sides))
+    print("round  " + "".join(f"{side:>20}" for side in SIDES))
     for round_ in range(1, args.rounds + 1):
         cells = []
-        for side in sides:
+        for side in SIDES:
             wait, spun = measured(side, args.seconds, seed=round_ * 10)
             cells.append(f"{wait:.2f}" + (f" ({spun:.2f})" if spun else ""))
         print(f"{round_:5}  " + "".join(f"{cell:>20}" for cell in cells), flush=True)

@@ -84,7 +84,7 @@ from analysis.engine import Engine, analyse_match
 from analysis.gnubg_engine import BGSAGE_DEEPEST, configure, quiet
 from analysis.selfplay import Player, human, play_match
 from backgammon.matfile import MatchRecord, export_mat
-from bench.busy_core import spun
+from bench.busy_core import cpu_seconds, spun
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -428,12 +428,6 @@ def beside_web(args: argparse.Namespace) -> None:
     print(f"\nAt the end: {play.load_average()}")
 
 
-def _cpu(pid: int) -> float:
-    """The CPU seconds (user and system) process ``pid`` has spent."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 @contextlib.contextmanager
 def service(var_dir: Path) -> Iterator[None]:
     """This process as the web's side of the embedded default under ``var_dir``: Django
@@ -514,7 +508,7 @@ def path_timer(
     with workers(plies) as pids, override_settings(ANALYSIS_PLIES=plies):  # the upload's too
 
         def run(record: MatchRecord) -> tuple[float, ...]:
-            cpu = [_cpu(pid) for pid in pids] + [time.process_time()]
+            cpu = [cpu_seconds(pid) for pid in pids] + [time.process_time()]
             started = time.time()
             imported = services.imported_match_create(user=staff, text=export_mat(record))
             queued = time.time()  # committed: the run's job sent
@@ -529,7 +523,7 @@ def path_timer(
             detail = selectors.analysis_detail(analysis)
             assert [p["decisions"] for p in detail["players"]]
             ended = analysis.finished_at.timestamp() + time.perf_counter() - reading
-            after = [_cpu(pid) for pid in pids] + [time.process_time()]
+            after = [cpu_seconds(pid) for pid in pids] + [time.process_time()]
             used = (b - a for a, b in zip(cpu, after, strict=True))
             return (ended - started, ended - queued, *used)
 

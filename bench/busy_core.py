@@ -22,7 +22,15 @@ import multiprocessing
 import os
 import statistics
 import time
+from pathlib import Path
 from typing import Any
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU seconds (user and system) process ``pid`` has spent (Linux: /proc/PID/stat,
+    in clock ticks)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def spun(stop: Any) -> None:

@@ -33,7 +33,6 @@ import argparse
 import fcntl
 import gc
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -47,6 +46,7 @@ from peers import _c_stdout_to_stderr
 from plays import make_cases
 
 from backgammon.gnubg_ids import position_from_id, position_id, result_ids
+from bench.busy_core import cpu_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 Request = tuple[str, tuple[int, int]]
@@ -98,12 +98,6 @@ CHUNK = 1000  # positions timed at a stretch, by each way in turn
 PIPE_BYTES = 1 << 20
 
 
-def _cpu_so_far(pid: int) -> float:
-    """CPU seconds a running process has used (Linux: /proc/PID/stat, in clock ticks)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 class CommandLine:
     """``python -m backgammon plays --jsonl`` in a process of its own, for the whole run.
 
@@ -139,7 +133,7 @@ class CommandLine:
         return [readline() for _ in chunk]
 
     def cpu(self) -> float:
-        return _cpu_so_far(self.process.pid)
+        return cpu_seconds(self.process.pid)
 
     def close(self) -> None:
         assert self.stdin is not None

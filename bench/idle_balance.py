@@ -36,6 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.busy_core import cpu_seconds
 from bench.scheduling_group import SPAWNED, spinning
 
 BURSTS = 4
@@ -98,23 +99,25 @@ def bursts(seconds: float, seed: int, waits: Any, holding: Any, held_pid: int) -
     while time.monotonic() < until:
         time.sleep(chance.expovariate(1 / ASLEEP_MEAN_S))
         if held_pid:
-            _count(holding, +1, held_pid, signal.SIGSTOP)
+            _count(holding, +1, held_pid)
         busy_until = time.thread_time() + BURST_S
         while time.thread_time() < busy_until:
             pass
         if held_pid:
-            _count(holding, -1, held_pid, signal.SIGCONT)
+            _count(holding, -1, held_pid)
     run, wait, _ = map(int, Path("/proc/self/schedstat").read_text().split())
     waits.put((run, wait))
 
 
-def _count(holding: Any, step: int, held_pid: int, then: signal.Signals) -> None:
-    """One burst more or less running; the spinner stopped at the first, continued after
-    the last."""
+def _count(holding: Any, step: int, held_pid: int) -> None:
+    """One burst more (``step`` 1) or less (-1) running; the spinner stopped as the first
+    starts, continued as the last ends."""
     with holding.get_lock():
         holding.value += step
-        if holding.value == (1 if step > 0 else 0):
-            os.kill(held_pid, then)
+        if step > 0 and holding.value == 1:
+            os.kill(held_pid, signal.SIGSTOP)
+        elif holding.value == 0:
+            os.kill(held_pid, signal.SIGCONT)
 
 
 def measured(beside: str, seconds: float, seed: int) -> tuple[float, float]:
@@ -152,10 +155,7 @@ def measured(beside: str, seconds: float, seed: int) -> tuple[float, float]:
 
 def _cpu(process: Any) -> float:
     """The CPU seconds ``process`` (a started one, or None: 0) has spent."""
-    if process is None:
-        return 0.0
-    fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0 if process is None else cpu_seconds(process.pid)
 
 
 def main() -> None:

@@ -9,7 +9,6 @@ as it ends, each written whole (a pipe keeps a write of a few bytes in one piece
 web never waits on it: with nobody reading, or the reader behind, a line is dropped.
 """
 
-import contextlib
 import math
 import os
 import stat
@@ -27,47 +26,45 @@ STALE_AFTER = 30.0
 
 
 class ActionsTold:
-    """The web process' side: ``tell`` as each action starts and ends. Thread-safe."""
+    """The web process' side: ``tell`` as each action starts and ends. Thread-safe, one
+    thread at a time: a thread that finds the reader gone closes the descriptor, and
+    another thread about to write to it would write into whatever file took its number
+    next (the database's, on SQLite). The hold is a few microseconds: no call waits."""
 
     def __init__(self, path: str) -> None:
         self._path = path
         self._fd: int | None = None
         self._retry_at = 0.0
-        self._opening = threading.Lock()
+        self._lock = threading.Lock()
 
     def tell(self, *, starting: bool) -> None:
-        fd = self._fd if self._fd is not None else self._open()
-        if fd is None:
-            return
-        try:
-            os.write(fd, b"%d%s\n" % (os.getpid(), b"+" if starting else b"-"))
-        except BlockingIOError:
-            pass  # the reader is behind: the line is dropped, the web goes on
-        except OSError:  # the reader is gone
-            self._close(fd)
-
-    def _open(self) -> int | None:
-        with self._opening:
-            if self._fd is None and time.monotonic() >= self._retry_at:
-                try:
-                    fd = os.open(self._path, os.O_WRONLY | os.O_NONBLOCK)
-                except OSError:  # no FIFO, or nobody reading it
-                    self._retry_at = time.monotonic() + RETRY_AFTER
-                else:
-                    if is_fifo(fd):
-                        self._fd = fd
-                    else:  # a file of that name: never written to
-                        os.close(fd)
-                        self._retry_at = math.inf
-            return self._fd
-
-    def _close(self, fd: int) -> None:
-        with self._opening:
-            if self._fd == fd:
+        with self._lock:
+            fd = self._fd if self._fd is not None else self._open()
+            if fd is None:
+                return
+            try:
+                os.write(fd, b"%d%s\n" % (os.getpid(), b"+" if starting else b"-"))
+            except BlockingIOError:
+                pass  # the reader is behind: the line is dropped, the web goes on
+            except OSError:  # the reader is gone
+                os.close(fd)
                 self._fd = None
                 self._retry_at = time.monotonic() + RETRY_AFTER
-                with contextlib.suppress(OSError):
-                    os.close(fd)
+
+    def _open(self) -> int | None:
+        if time.monotonic() < self._retry_at:
+            return None
+        try:
+            fd = os.open(self._path, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:  # no FIFO, or nobody reading it
+            self._retry_at = time.monotonic() + RETRY_AFTER
+            return None
+        if not is_fifo(fd):  # a file of that name: never written to
+            os.close(fd)
+            self._retry_at = math.inf
+            return None
+        self._fd = fd
+        return fd
 
 
 def is_fifo(fd: int) -> bool:

@@ -2,7 +2,9 @@
 (analysis.engine_governor, web.actions_in_flight; docs/analysis.md, "The web while
 analyses run")."""
 
+import contextlib
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -69,6 +71,59 @@ def test_a_web_with_nobody_reading_goes_on(tmp_path):
     (tmp_path / "a-file").write_bytes(b"")
     ActionsTold(str(tmp_path / "a-file")).tell(starting=True)
     assert (tmp_path / "a-file").read_bytes() == b""
+
+
+def test_a_thread_that_finds_the_reader_gone_closes_nothing_another_is_writing_to(
+    tmp_path, monkeypatch
+):
+    """One web thread is writing its line when the reader goes; another's write fails
+    and closes the descriptor. Were the first to write on, into a file that took the
+    descriptor's number meanwhile (the database's, on SQLite), it would write a line
+    there: the two take turns."""
+    path = tmp_path / "web-actions"
+    os.mkfifo(path)
+    reading = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    told = ActionsTold(str(path))
+    told.tell(starting=True)  # opened
+    (writing_to,) = _opened(path) - {reading}
+    writing, go_on = threading.Event(), threading.Event()
+    write = os.write
+
+    def paused_write(fd: int, data: bytes) -> int:
+        if threading.current_thread().name == "first":
+            writing.set()
+            go_on.wait(5)
+        return write(fd, data)
+
+    monkeypatch.setattr("web.actions_in_flight.os.write", paused_write)
+    first = threading.Thread(target=told.tell, kwargs={"starting": True}, name="first")
+    first.start()
+    assert writing.wait(5)
+    os.close(reading)  # the reader goes
+    second = threading.Thread(target=told.tell, kwargs={"starting": False})
+    second.start()
+    second.join(0.2)
+    # Files opened, as other threads would, up to the writer's number if it is free.
+    files = []
+    while not files or files[-1].fileno() < writing_to:
+        files.append(open(tmp_path / f"file-{len(files)}", "wb"))  # noqa: SIM115
+    go_on.set()
+    first.join(5)
+    second.join(5)
+    for file in files:
+        file.close()
+        assert Path(file.name).read_bytes() == b""
+    assert not first.is_alive() and not second.is_alive()
+
+
+def _opened(path: Path) -> set[int]:
+    """This process' descriptors open on ``path``."""
+    found = set()
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):  # the descriptor listdir itself used
+            if os.readlink(f"/proc/self/fd/{fd}") == str(path):
+                found.add(int(fd))
+    return found
 
 
 @pytest.fixture

@@ -66,6 +66,7 @@ import argparse
 import contextlib
 import multiprocessing
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -298,15 +299,54 @@ def report_side_by_side(parts: list[Part], play: Any) -> None:
         "  thread's CPU (the log's mean); anal/s: analyses finished a second; load: the\n"
         "  1-minute load average at the part's start; \"all N\": the N parts' actions pooled"
     )
+    idle, *others = names
+    print(f'\nThe p99\'s rise over "{idle}" (its actions pooled), ms, and 95 % of resamplings')
+    for name in others:
+        for seen, actions in (("as the clients saw it", _actions), ("inside Django", _logged)):
+            rise, low, high = p99_rise(
+                [actions(part, play) for part in parts if part.name == idle],
+                [actions(part, play) for part in parts if part.name == name],
+            )
+            print(f"  {name}, {seen}: {1000 * rise:+.1f} ({1000 * low:+.1f} to {1000 * high:+.1f})")
+    print(
+        "  Each part's actions drawn again with replacement, 2,000 times: how far the p99\n"
+        "  moves with which actions happened to be slow; not the machine's drift between\n"
+        "  parts, which the idle parts' own p99s show."
+    )
+
+
+def _actions(part: Part, play: Any) -> list[float]:
+    return [v for kind in play.ACTIONS for v in part.peak.record.latencies.get(kind, [])]
+
+
+def _logged(part: Part, play: Any) -> list[float]:
+    return [t.wall for kind in play.ACTIONS for t in part.peak.server.get(kind, [])]
+
+
+def p99_rise(
+    idle: list[list[float]], busy: list[list[float]], draws: int = 2000
+) -> tuple[float, float, float]:
+    """The pooled p99 of the ``busy`` parts' latencies less the ``idle`` parts', and the
+    2.5th and 97.5th percentiles of that difference over ``draws`` resamplings, each part
+    drawn again from itself (with replacement) so that each keeps its size."""
+    rng = random.Random(23)
+
+    def p99(parts: list[list[float]]) -> float:
+        pooled = sorted(v for part in parts for v in part)
+        return pooled[min(len(pooled) - 1, int(0.99 * len(pooled)))]
+
+    def drawn(parts: list[list[float]]) -> list[list[float]]:
+        return [rng.choices(part, k=len(part)) for part in parts]
+
+    rises = sorted(p99(drawn(busy)) - p99(drawn(idle)) for _ in range(draws))
+    return p99(busy) - p99(idle), rises[int(0.025 * draws)], rises[int(0.975 * draws)]
 
 
 def _side_row(name: str, parts: list[Part], play: Any) -> list[str]:
     """A row of ``report_side_by_side``: the actions of ``parts`` together (the load at
     the start of a single part's)."""
     results = [part.peak for part in parts]
-    actions = [
-        v for r in results for kind in play.ACTIONS for v in r.record.latencies.get(kind, [])
-    ]
+    actions = [v for part in parts for v in _actions(part, play)]
     logged = [t for r in results for kind in play.ACTIONS for t in r.server.get(kind, [])]
     seconds = sum(r.seconds for r in results)
     return [

@@ -55,9 +55,11 @@ prints the actions' p50/p99 (the bench's and the web's own log), actions/s, the 
 CPU per action (comparable on a loaded machine, where wall times are not), the cores
 busy by process and the analyses done; then the parts side by side (``--rounds``: idle
 then busy, again, to see the machine's drift between parts, and each kind of part's
-actions pooled). ``--spinner`` adds a control part after each round: a
-process of the idle scheduling class spinning beside the web, nothing of the service's,
-to tell the machine's part of a rise from the analyses'.
+actions pooled), and the pooled p99's rise with a 95 % interval from resampling each
+part's actions (how far it moves with which actions happened to be slow).
+``--spinner`` adds a control part after each round: a process of the idle scheduling
+class spinning beside the web, nothing of the service's, to tell the machine's part of
+a rise from the analyses'.
 """
 
 from __future__ import annotations

@@ -10,20 +10,38 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from analysis.engine_governor import HOLD, Governor
+from analysis.engine_governor import HOLD, LINGER, LOOK_EVERY, Governor
 from tests.integration.worker import engine_worker_process
 from tests.processes import alive, command_line, state, with_argument
 from tests.waiting import wait_until
 from web.actions_in_flight import STALE_AFTER, ActionsTold
 
 
-def test_the_engine_is_held_while_an_action_is_in_flight():
+def test_the_engine_is_held_while_an_action_is_in_flight_and_linger_seconds_after():
     governor = Governor()
     assert not governor.hold(0.0)
     governor.in_flight.read(b"7+\n", 0.0)
     assert governor.hold(0.0)
     governor.in_flight.read(b"7-\n", 0.01)
-    assert not governor.hold(0.01)
+    assert governor.hold(0.01)
+    assert governor.wake_in(0.01) == pytest.approx(LINGER)
+    assert governor.hold(0.01 + LINGER / 2)
+    assert not governor.hold(0.01 + LINGER)
+    assert governor.wake_in(0.01 + LINGER) == LOOK_EVERY
+
+
+def test_an_action_within_the_linger_goes_on_with_the_same_hold():
+    """The hold's cap counts from its first action: a web that acts every few ms still
+    leaves the engine half its time."""
+    governor = Governor()
+    governor.in_flight.read(b"7+\n", 0.0)
+    assert governor.hold(0.0)
+    governor.in_flight.read(b"7-\n", 0.01)
+    assert governor.hold(0.01)
+    governor.in_flight.read(b"8+\n", 0.01 + LINGER / 2)
+    assert governor.hold(0.01 + LINGER / 2)
+    assert governor.wake_in(0.01 + LINGER / 2) == pytest.approx(HOLD - 0.01 - LINGER / 2)
+    assert governor.hold(0.01 + 2 * LINGER)
 
 
 def test_each_web_process_is_counted_apart_and_a_line_may_come_in_pieces():
@@ -32,7 +50,8 @@ def test_each_web_process_is_counted_apart_and_a_line_may_come_in_pieces():
     governor.in_flight.read(b"+\n7-\n", 0.0)
     assert governor.hold(0.0)
     governor.in_flight.read(b"8-\n", 0.01)
-    assert not governor.hold(0.01)
+    assert governor.hold(0.01)
+    assert not governor.hold(0.01 + LINGER)
 
 
 def test_an_end_whose_start_was_dropped_counts_as_none():

@@ -262,8 +262,7 @@ def peak_part(
 def report_part(part: Part, play: Any) -> None:
     result = part.peak
     seconds = result.seconds
-    actions = [v for kind in play.ACTIONS for v in result.record.latencies.get(kind, [])]
-    logged = [t.wall for kind in play.ACTIONS for t in result.server.get(kind, [])]
+    actions, logged = _actions(part, play), _logged(part, play)
     print(f"\n{part.name} ({part.load} at its start), {seconds:.0f} s")
     print(f"  {play.cores_line(result.cores)}")
     print(
@@ -308,6 +307,7 @@ def report_side_by_side(parts: list[Part], play: Any) -> None:
             rise, low, high = p99_rise(
                 [actions(part, play) for part in parts if part.name == idle],
                 [actions(part, play) for part in parts if part.name == name],
+                play.percentile,
             )
             print(f"  {name}, {seen}: {1000 * rise:+.1f} ({1000 * low:+.1f} to {1000 * high:+.1f})")
     print(
@@ -326,16 +326,19 @@ def _logged(part: Part, play: Any) -> list[float]:
 
 
 def p99_rise(
-    idle: list[list[float]], busy: list[list[float]], draws: int = 2000
+    idle: list[list[float]],
+    busy: list[list[float]],
+    percentile: Callable[[list[float], float], float],
+    draws: int = 2000,
 ) -> tuple[float, float, float]:
-    """The pooled p99 of the ``busy`` parts' latencies less the ``idle`` parts', and the
-    2.5th and 97.5th percentiles of that difference over ``draws`` resamplings, each part
-    drawn again from itself (with replacement) so that each keeps its size."""
+    """The pooled p99 (by ``percentile``, the figures' own) of the ``busy`` parts'
+    latencies less the ``idle`` parts', and the 2.5th and 97.5th percentiles of that
+    difference over ``draws`` resamplings, each part drawn again from itself (with
+    replacement) so that each keeps its size."""
     rng = random.Random(23)
 
     def p99(parts: list[list[float]]) -> float:
-        pooled = sorted(v for part in parts for v in part)
-        return pooled[min(len(pooled) - 1, int(0.99 * len(pooled)))]
+        return percentile([v for part in parts for v in part], 99)
 
     def drawn(parts: list[list[float]]) -> list[list[float]]:
         return [rng.choices(part, k=len(part)) for part in parts]

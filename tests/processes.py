@@ -70,6 +70,16 @@ def state(pid: int) -> str | None:
         return None
 
 
+def time_slice(pid: int) -> int:
+    """The time slice Linux gives ``pid``, nanoseconds (its scheduler's ``se.slice``)."""
+    with open(f"/proc/{pid}/sched") as sched:
+        for line in sched:
+            name, _, value = line.partition(":")
+            if name.strip() == "se.slice":
+                return int(value)
+    raise LookupError(f"no se.slice in /proc/{pid}/sched")
+
+
 def alive(pid: int) -> bool:
     """Whether ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
     return state(pid) not in (None, "Z")

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from analysis.engine_governor import HOLD, LINGER, LOOK_EVERY, Governor
+from analysis.engine_governor import HOLD, LINGER, LOOK_EVERY, SLICE_NS, Governor
 from tests.integration.worker import engine_worker_process
-from tests.processes import alive, command_line, state, with_argument
+from tests.processes import alive, command_line, state, time_slice, with_argument
 from tests.waiting import wait_until
 from web.actions_in_flight import STALE_AFTER, ActionsTold
 
@@ -195,7 +195,8 @@ def test_the_engine_worker_holds_still_while_the_web_acts(settings, tmp_path):
     """The real engine worker, as runclub starts it, starts its governor; told of an
     action, the governor stops it (state T), of its end lets it go on, and of an action
     never ended, holds it HOLD seconds at most; it ends with the engine worker. It wakes
-    in a scheduling group of its own (a session), not in the engine worker's."""
+    in a scheduling group of its own (a session), not in the engine worker's, with a
+    short slice where Linux has them (6.12 on)."""
     path = tmp_path / "web-actions"
     settings.WEB_ACTIONS_FIFO = str(path)  # runclub's engine_environment reads it
     with engine_worker_process():
@@ -205,6 +206,8 @@ def test_the_engine_worker_holds_still_while_the_web_acts(settings, tmp_path):
         governor, engine = found
         # Its own session: its own scheduling group, not the engine's, of the lowest weight.
         assert os.getsid(governor) == governor != os.getsid(engine)
+        custom_slices = tuple(map(int, os.uname().release.split(".")[:2])) >= (6, 12)
+        assert time_slice(governor) == (SLICE_NS if custom_slices else time_slice(os.getpid()))
         told = ActionsTold(str(path))
         told.tell(starting=True)
         assert wait_until(lambda: state(engine) == "T")

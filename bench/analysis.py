@@ -59,7 +59,9 @@ actions pooled), and the pooled p99's rise with a 95 % interval from resampling 
 part's actions (how far it moves with which actions happened to be slow).
 ``--spinner`` adds a control part after each round: a process of the idle scheduling
 class spinning beside the web, nothing of the service's, to tell the machine's part of
-a rise from the analyses'.
+a rise from the analyses'. ``--control`` runs the busy part with nothing beside either:
+the rise an idle web shows over itself, part after part, the noise a rise is read
+against.
 """
 
 from __future__ import annotations
@@ -451,16 +453,19 @@ def beside_web(args: argparse.Namespace) -> None:
             parts.append(peak_part("analysis idle", play, users, plan, children, log))
             report_part(parts[-1], play)
             spawned = multiprocessing.get_context("spawn")
-            stop = spawned.Event()
-            fed_from = datetime.now(UTC)
-            feeder = spawned.Process(
-                target=analyses_fed,
-                args=(env, texts, uploader.pk, stop, args.waiting, started, args.pace),
-                name="feeder",
-            )
-            with beside(children, "feeder", feeder, stop):
-                wait_for_a_run(fed_from)
-                parts.append(peak_part("analyses running", play, users, plan, children, log))
+            if args.control:
+                parts.append(peak_part("analysis idle, again", play, users, plan, children, log))
+            else:
+                stop = spawned.Event()
+                fed_from = datetime.now(UTC)
+                feeder = spawned.Process(
+                    target=analyses_fed,
+                    args=(env, texts, uploader.pk, stop, args.waiting, started, args.pace),
+                    name="feeder",
+                )
+                with beside(children, "feeder", feeder, stop):
+                    wait_for_a_run(fed_from)
+                    parts.append(peak_part("analyses running", play, users, plan, children, log))
             report_part(parts[-1], play)
             wait_for_the_queue_drained(started)
             if args.spinner:
@@ -630,6 +635,11 @@ def main() -> None:
         "--spinner",
         action="store_true",
         help="a third part: a bare idle-class spinner beside the web, no analysis",
+    )
+    web.add_argument(
+        "--control",
+        action="store_true",
+        help="the busy part idle too: the rise an idle web shows over itself",
     )
     web.add_argument(
         "--rounds", type=int, default=1, help="idle then busy, this many times (default 1)"

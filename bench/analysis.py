@@ -61,7 +61,8 @@ part's actions (how far it moves with which actions happened to be slow).
 class spinning beside the web, nothing of the service's, to tell the machine's part of
 a rise from the analyses'. ``--control`` runs the busy part with nothing beside either:
 the rise an idle web shows over itself, part after part, the noise a rise is read
-against.
+against; ``--alternate`` runs every second round busy part first, so that what a part's
+place in its round brings (the second part of a control ran faster) falls on both kinds.
 """
 
 from __future__ import annotations
@@ -448,26 +449,33 @@ def beside_web(args: argparse.Namespace) -> None:
         if args.analysis_cpu_shares or args.analysis_cpu_idle:
             into_cpu_group(engine, shares=args.analysis_cpu_shares, idle=args.analysis_cpu_idle)
         log = var_dir / "web.log"
-        parts = []
-        for _ in range(args.rounds):
-            parts.append(peak_part("analysis idle", play, users, plan, children, log))
-            report_part(parts[-1], play)
-            spawned = multiprocessing.get_context("spawn")
+        spawned = multiprocessing.get_context("spawn")
+
+        def idle_part() -> Part:
+            return peak_part("analysis idle", play, users, plan, children, log)
+
+        def busy_part() -> Part:
             if args.control:
-                parts.append(peak_part("analysis idle, again", play, users, plan, children, log))
-            else:
-                stop = spawned.Event()
-                fed_from = datetime.now(UTC)
-                feeder = spawned.Process(
-                    target=analyses_fed,
-                    args=(env, texts, uploader.pk, stop, args.waiting, started, args.pace),
-                    name="feeder",
-                )
-                with beside(children, "feeder", feeder, stop):
-                    wait_for_a_run(fed_from)
-                    parts.append(peak_part("analyses running", play, users, plan, children, log))
-            report_part(parts[-1], play)
+                return peak_part("analysis idle, again", play, users, plan, children, log)
+            stop = spawned.Event()
+            fed_from = datetime.now(UTC)
+            feeder = spawned.Process(
+                target=analyses_fed,
+                args=(env, texts, uploader.pk, stop, args.waiting, started, args.pace),
+                name="feeder",
+            )
+            with beside(children, "feeder", feeder, stop):
+                wait_for_a_run(fed_from)
+                part = peak_part("analyses running", play, users, plan, children, log)
             wait_for_the_queue_drained(started)
+            return part
+
+        parts = []
+        for number in range(args.rounds):
+            in_turn = [idle_part, busy_part]
+            for run_part in in_turn[::-1] if args.alternate and number % 2 else in_turn:
+                parts.append(run_part())
+                report_part(parts[-1], play)
             if args.spinner:
                 stop = spawned.Event()
                 spinner = spawned.Process(target=spun, args=(stop,), name="spinner")
@@ -643,6 +651,11 @@ def main() -> None:
     )
     web.add_argument(
         "--rounds", type=int, default=1, help="idle then busy, this many times (default 1)"
+    )
+    web.add_argument(
+        "--alternate",
+        action="store_true",
+        help="every second round busy then idle: a part's place in its round weighs on neither",
     )
     web.add_argument(
         "--database", default="club_bench_analysis", help="the PostgreSQL database (created)"

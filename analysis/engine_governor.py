@@ -47,7 +47,7 @@ LOOK_EVERY = 1.0
 # ordinary slice it waited there, the engine computing, until that thread blocked or the
 # next tick (p99 4.5 ms from an action's start to the engine held, while analyses ran); a
 # task that wakes with a shorter slice than the running one's takes the core at once
-# (p99 2 ms, as with the engine idle; bench/README.md, "The governor's short slice").
+# (p99 2 ms; 1.0-1.4 with the engine idle; bench/README.md, "The governor's short slice").
 SLICE_NS = 100_000
 # sched_setattr(2)'s number on the machines Linux runs the service on; its struct
 # sched_attr, first version: size, policy, flags, nice, priority, runtime (an ordinary

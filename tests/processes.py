@@ -70,14 +70,15 @@ def state(pid: int) -> str | None:
         return None
 
 
-def time_slice(pid: int) -> int:
-    """The time slice Linux gives ``pid``, nanoseconds (its scheduler's ``se.slice``)."""
+def time_slice(pid: int) -> int | None:
+    """The time slice Linux gives ``pid``, nanoseconds (its scheduler's ``se.slice``);
+    None from a kernel that shows none (before 6.6)."""
     with open(f"/proc/{pid}/sched") as sched:
         for line in sched:
             name, _, value = line.partition(":")
             if name.strip() == "se.slice":
                 return int(value)
-    raise LookupError(f"no se.slice in /proc/{pid}/sched")
+    return None
 
 
 def alive(pid: int) -> bool:

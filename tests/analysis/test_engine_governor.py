@@ -4,6 +4,7 @@ analyses run")."""
 
 import contextlib
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -206,7 +207,8 @@ def test_the_engine_worker_holds_still_while_the_web_acts(settings, tmp_path):
         governor, engine = found
         # Its own session: its own scheduling group, not the engine's, of the lowest weight.
         assert os.getsid(governor) == governor != os.getsid(engine)
-        custom_slices = tuple(map(int, os.uname().release.split(".")[:2])) >= (6, 12)
+        version = re.match(r"(\d+)\.(\d+)", os.uname().release)
+        custom_slices = version is not None and tuple(map(int, version.groups())) >= (6, 12)
         assert time_slice(governor) == (SLICE_NS if custom_slices else time_slice(os.getpid()))
         told = ActionsTold(str(path))
         told.tell(starting=True)

@@ -106,7 +106,7 @@ def take_a_short_slice() -> None:
     attr = ctypes.create_string_buffer(
         SCHED_ATTR.pack(SCHED_ATTR.size, os.SCHED_OTHER, 0, 0, 0, SLICE_NS, 0, 0, 0, 0)
     )
-    ctypes.CDLL(None, use_errno=True).syscall(number, 0, attr, 0)
+    ctypes.CDLL(None).syscall(number, 0, attr, 0)
 
 
 def govern(path: str, engine_pid: int) -> None:

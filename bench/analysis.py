@@ -324,8 +324,13 @@ def _actions(part: Part, play: Any) -> list[float]:
     return [v for kind in play.ACTIONS for v in part.peak.record.latencies.get(kind, [])]
 
 
+def _log_lines(part: Part, play: Any) -> list[Any]:
+    """The part's actions as the web logged them (``api_play.Logged``)."""
+    return [t for kind in play.ACTIONS for t in part.peak.server.get(kind, [])]
+
+
 def _logged(part: Part, play: Any) -> list[float]:
-    return [t.wall for kind in play.ACTIONS for t in part.peak.server.get(kind, [])]
+    return [t.wall for t in _log_lines(part, play)]
 
 
 def p99_rise(
@@ -355,7 +360,7 @@ def _side_row(name: str, parts: list[Part], play: Any) -> list[str]:
     the start of a single part's)."""
     results = [part.peak for part in parts]
     actions = [v for part in parts for v in _actions(part, play)]
-    logged = [t for r in results for kind in play.ACTIONS for t in r.server.get(kind, [])]
+    logged = [t for part in parts for t in _log_lines(part, play)]
     seconds = sum(r.seconds for r in results)
     return [
         name,

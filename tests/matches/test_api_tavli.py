@@ -4,6 +4,7 @@
 
 import pytest
 
+from backgammon.tavli.board import facing
 from backgammon.variants import Variants
 from matches import services
 from matches.models import Match
@@ -118,9 +119,10 @@ def test_every_game_is_offered():
 
 
 def a_fevga_first_roll_of_two_numbers(alice, bob):
-    """A fevga match whose mover rolled two numbers before moving a checker, and the
-    mover's client. A side whose first roll is a double has started
-    when it next moves; both first rolls doubles (1 in 36) and a fresh match is begun."""
+    """A fevga match whose mover rolled two numbers before moving a checker, both
+    landing on points the opponent's runner left open, and the mover's client. A side
+    whose first roll is a double has started when it next moves; both first rolls
+    doubles (1 in 36), or a runner on a landing point, and a fresh match is begun."""
     while True:
         clients, match = start_match(
             alice, bob, length=1, rated=False, options={"variant": "fevga"}
@@ -131,7 +133,9 @@ def a_fevga_first_roll_of_two_numbers(alice, bob):
             if game["phase"] == "roll":
                 match = ok(act(client, match, "roll"))
                 game = match["game"]
-            if len(set(game["dice"])) == 2 and game["board"]["mine"][24] == 15:
+            opponent = game["board"]["opponent"]
+            landings_open = all(opponent[facing(24 - die, True)] == 0 for die in game["dice"])
+            if len(set(game["dice"])) == 2 and game["board"]["mine"][24] == 15 and landings_open:
                 return match, client
             match = ok(step(clients, match, double=False))
 
